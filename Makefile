@@ -1,0 +1,41 @@
+# The two commands of README.md: `make run` and `make test`.
+# The virtual environment is bootstrapped on first use and re-installed when pyproject.toml changes.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test test-slow lemmas reference hunt bench quick clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/olr-verify run
+
+quick: $(STAMP)
+	$(BIN)/olr-verify run --quick --out reports/quick
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -m slow
+
+lemmas: $(STAMP)
+	$(BIN)/python -m pytest -m lemmas
+
+reference: $(STAMP)
+	$(BIN)/python -m pytest -m reference
+
+hunt: $(STAMP)
+	$(BIN)/python -m pytest -m hunt_long
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) reports/quick

@@ -1,0 +1,125 @@
+"""REPORT.md as a pure function of results.json (``render(results) -> str``)."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from olr_verify.outcome import STATUSES
+
+ORDER = {"refuted": 0, "error": 1, "proved": 2, "verified": 3, "inconclusive": 4}
+BADGE = {"proved": "✅ proved", "verified": "🔎 verified", "refuted": "❌ refuted",
+         "inconclusive": "❔ inconclusive", "error": "💥 error"}
+MEANING = {
+    "proved": "a rigorous certificate over the whole stated domain (ball arithmetic, exact symbolic identity or "
+              "exact rational arithmetic). Floating-point sampling never proves.",
+    "refuted": "a counterexample re-checked at ≥ 50 digits (or in ball arithmetic), saved as a JSON artefact "
+               "that `olr-verify replay PATH` re-checks.",
+    "verified": "no certificate, but every check and hunt passed; the evidence says how much was tried.",
+    "inconclusive": "the tools could not decide; the evidence says why (\"no check yet\" marks work not done).",
+    "error": "the check itself failed; the evidence holds the error and traceback summary.",
+}
+SKIP_EVIDENCE = {"figures", "traceback"}
+
+
+def _cell(text: Any) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, (dict, list)):
+        text = json.dumps(value, default=str, ensure_ascii=False)
+        return text if len(text) <= 400 else text[:397] + "…"
+    return str(value)
+
+
+def summary_table(claims: list[dict[str, Any]], papers: dict[str, Any]) -> list[str]:
+    lines = ["| seed | paper | " + " | ".join(STATUSES) + " | total |",
+             "|---|---|" + "---:|" * (len(STATUSES) + 1)]
+    total = Counter()
+    for seed in sorted({c["id"][:3] for c in claims}):
+        counts = Counter(c["status"] for c in claims if c["id"][:3] == seed)
+        total.update(counts)
+        title = papers.get(seed, {}).get("title", "")
+        lines.append(f"| {seed} | {_cell(title)} | " + " | ".join(str(counts[s]) for s in STATUSES)
+                     + f" | {sum(counts.values())} |")
+    lines.append("| **all** | | " + " | ".join(f"**{total[s]}**" for s in STATUSES)
+                 + f" | **{sum(total.values())}** |")
+    return lines
+
+
+def claim_details(c: dict[str, Any]) -> list[str]:
+    lines = [f"#### `{c['id']}` — {c['title']}: {BADGE[c['status']]}", ""]
+    lines.append(f"- **statement (as printed):** {c.get('statement', '')}")
+    if c.get("domain"):
+        lines.append(f"- **domain:** {c['domain']}")
+    if c.get("source"):
+        lines.append(f"- **source:** {c['source']}")
+    if c.get("variant_of"):
+        lines.append(f"- **corrected variant of** `{c['variant_of']}` (not printed in the paper)")
+    if c.get("notes"):
+        lines.append(f"- **notes:** {c['notes']}")
+    lines.append(f"- **method:** {c['method']} ({c['seconds']:.2f} s)")
+    if c.get("counterexample"):
+        lines.append(f"- **counterexample:** [`{c['counterexample']}`]({c['counterexample']}) "
+                     f"(re-check: `olr-verify replay {c['counterexample']}`)")
+    for key, value in c.get("evidence", {}).items():
+        if key not in SKIP_EVIDENCE:
+            lines.append(f"- {key}: {_fmt(value)}")
+    if "traceback" in c.get("evidence", {}):
+        lines += ["", "```", c["evidence"]["traceback"], "```"]
+    for fig in c.get("evidence", {}).get("figures", []):
+        lines += ["", f"![{_cell(fig['caption'])}]({fig['path']})", "", f"*{fig['caption']}*"]
+    lines.append("")
+    return lines
+
+
+def paper_section(seed: str, claims: list[dict[str, Any]], paper: dict[str, Any]) -> list[str]:
+    lines = [f"## {seed} — {paper.get('title', '')}", "", f"*{paper.get('authors', '')}*", ""]
+    if paper.get("notes"):
+        lines += [f"> **Source caveat.** {paper['notes']}", ""]
+    counts = Counter(c["status"] for c in claims)
+    lines += [", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s]), ""]
+    lines += ["| id | title | kind | status | method | s |", "|---|---|---|---|---|---:|"]
+    ranked = sorted(claims, key=lambda c: ORDER[c["status"]])  # stable: printed order within a status
+    for c in ranked:
+        reason = c["evidence"].get("reason", "") if c["status"] == "inconclusive" else ""
+        method = c["method"] + (f" — {reason}" if reason else "")
+        lines.append(f"| `{c['id']}` | {_cell(c['title'])} | {c['kind']} | {BADGE[c['status']]} | "
+                     f"{_cell(method)} | {c['seconds']:.2f} |")
+    lines.append("")
+    detailed = [c for c in ranked if c["method"] != "none"]
+    if detailed:
+        lines += [f"### {seed}: claims with a check (refuted first)", ""]
+        for c in detailed:
+            lines += claim_details(c)
+    return lines
+
+
+def render(results: dict[str, Any]) -> str:
+    """Markdown for a results.json dict; the same input always gives the same text."""
+    claims = results["claims"]
+    papers = results.get("papers", {})
+    run = results.get("run", {})
+    lines = ["# olr_verify report", "",
+             f"Generated {results['generated']} by olr_verify {results['version']} in {results['seconds']} s"
+             + (f" (quick mode)" if run.get("quick") else "")
+             + (f", claims matching `{run['only']}`" if run.get("only") else "") + ".", "",
+             "## What the statuses mean", ""]
+    lines += [f"- **{s}** — {MEANING[s]}" for s in STATUSES]
+    lines += ["", "A parent claim (`id`) summarises its parts (`id/part`, e.g. proof steps): with a check of its "
+              "own it keeps its status and lists the counts of its parts; without one it takes a status from "
+              "them (method \"summary of parts\").", "", "## Summary", ""]
+    lines += summary_table(claims, papers)
+    refuted = [c for c in claims if c["status"] == "refuted"]
+    if refuted:
+        lines += ["", "## Refuted claims at a glance", ""]
+        lines += [f"- `{c['id']}` ({c['title']}) — {c['method']}; counterexample `{c['counterexample']}`"
+                  for c in refuted]
+    for extra in results.get("sections", []):
+        lines += ["", f"## {extra['title']}", "", extra["markdown"]]
+    for seed in sorted({c["id"][:3] for c in claims}):
+        lines += [""] + paper_section(seed, [c for c in claims if c["id"][:3] == seed], papers.get(seed, {}))
+    return "\n".join(lines).rstrip() + "\n"

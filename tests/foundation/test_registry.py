@@ -1,0 +1,96 @@
+"""The claim registry: complete, well-formed, queryable."""
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from olr_verify import registry
+
+PAPERS = Path(__file__).resolve().parents[3] / "shared" / "papers"
+
+
+def test_every_claim_id_follows_the_contract_format():
+    for c in registry.claims():
+        registry.validate_id(c.id)
+        assert c.kind in registry.KINDS
+
+
+def test_claim_ids_are_unique_and_every_check_names_a_registered_claim():
+    ids = [c.id for c in registry.claims()]
+    assert len(ids) == len(set(ids))
+    registry.load_checks()
+    assert set(registry._CHECKS) <= set(ids)
+
+
+def test_all_five_papers_are_registered_with_titles_and_claims():
+    papers = registry.papers()
+    assert sorted(papers) == ["000", "001", "002", "003", "004"]
+    for seed in papers:
+        assert papers[seed].title and papers[seed].authors
+        assert registry.select(seed=seed), seed
+
+
+@pytest.mark.skipif(not PAPERS.exists(), reason="shared/papers not beside the clone")
+def test_every_item_of_the_papers_claims_lists_is_registered():
+    registered = {c.id for c in registry.claims()}
+    for md in sorted(PAPERS.glob("00[0-4]_*.md")):
+        listed = md.read_text(encoding="utf-8").split("## Claims to check", 1)[1]
+        ids = re.findall(r"^\d+\.\s+(?:`([^`]+)`|\*\*([^*]+)\*\*)", listed, flags=re.M)
+        ids = {a or b for a, b in ids}
+        assert ids, md.name
+        assert ids <= registered, sorted(ids - registered)
+
+
+def test_claims_carry_statement_kind_and_source():
+    for c in registry.claims():
+        assert c.statement.strip(), c.id
+        assert c.check_kind.strip(), c.id
+        assert c.source.strip(), c.id
+
+
+def test_corrected_variants_point_at_a_registered_printed_claim():
+    ids = {c.id for c in registry.claims()}
+    for c in registry.claims():
+        if c.variant_of:
+            assert c.variant_of in ids, c.id
+
+
+def test_reconstructed_004_items_say_so():
+    notes = {c.id: c.notes for c in registry.select(seed="004")}
+    assert "reconstruction" in notes["004:claim-17"]
+    assert "lost" in notes["004:theorem-1"]
+    assert registry.papers()["004"].notes
+
+
+def test_select_by_glob_and_by_parent_id():
+    lemma5 = registry.select("000:lemma-5")
+    assert lemma5[0].id == "000:lemma-5"
+    assert all(c.id == "000:lemma-5" or c.parent == "000:lemma-5" for c in lemma5)
+    assert len(lemma5) > 1
+    assert {c.seed for c in registry.select("002:*")} == {"002"}
+    assert all(c.kind == "lemma" for c in registry.select(kind="lemma"))
+
+
+@pytest.mark.parametrize("bad", ["000:lemma5", "5:lemma-5", "000:lemmas-5", "000:Lemma-5", "006:lemma-1"])
+def test_malformed_ids_are_rejected(bad):
+    with pytest.raises(ValueError, match="claim id"):
+        registry.validate_id(bad)
+
+
+def test_toml_files_parse_and_extra_files_declare_no_paper():
+    for f in registry._claim_files():
+        data = tomllib.loads(f.read_text(encoding="utf-8"))
+        assert ("paper" in data) == f.name.startswith("s"), f.name
+
+
+def test_the_list_command_prints_every_claim():
+    out = subprocess.run([sys.executable, "-m", "olr_verify.cli", "list", "--results", "/nonexistent.json"],
+                         capture_output=True, text=True, check=True)
+    lines = [ln for ln in out.stdout.splitlines() if ln.strip()]
+    assert len(lines) == len(registry.claims())
+    filtered = subprocess.run([sys.executable, "-m", "olr_verify.cli", "list", "--seed", "002", "--kind", "lemma",
+                               "--results", "/nonexistent.json"], capture_output=True, text=True, check=True)
+    assert all(ln.startswith("002:lemma-") for ln in filtered.stdout.splitlines())

@@ -174,6 +174,18 @@ def assemble(claims: list[registry.Claim], records: dict[str, dict[str, Any]], o
                        for s, p in registry.papers().items()}}
 
 
+def benchmark_sections(out_dir: Path) -> list[dict[str, str]]:
+    """The last ``make bench`` output (``benchmarks.json`` in the output folder), as report sections."""
+    path = out_dir / "benchmarks.json"
+    if not path.exists():
+        return [{"title": "Performance", "markdown": "No benchmark results yet: run `make bench`."}]
+    bench = json.loads(path.read_text(encoding="utf-8"))
+    head = (f"Measured {bench['generated']} on {bench['machine']} with `make bench` "
+            "(benchmarks are not re-run by `olr-verify run`).")
+    body = [head] + [f"### {e['name']}\n\n{e['markdown']}" for e in bench["benchmarks"]]
+    return [{"title": "Performance", "markdown": "\n\n".join(body)}]
+
+
 def run(out_dir: Path, only: str | None = None, quick: bool = False, jobs: int | None = None,
         progress: bool = True, seed: int = 20261123) -> dict[str, Any]:
     """The main job of ``olr-verify run``: check, write results.json and REPORT.md, return the results."""
@@ -193,6 +205,7 @@ def run(out_dir: Path, only: str | None = None, quick: bool = False, jobs: int |
     records = run_checks(selected, ctx, jobs, TIME_LIMIT_QUICK if quick else TIME_LIMIT_FULL, progress)
     results = assemble(selected, records, out_dir, time.perf_counter() - start)
     results["run"] = {"only": only, "quick": quick, "jobs": jobs, "seed": seed}
+    results["sections"] = benchmark_sections(out_dir)
     (out_dir / "results.json").write_text(json.dumps(results, indent=1, default=str), encoding="utf-8")
     (out_dir / "REPORT.md").write_text(report.render(results), encoding="utf-8")
     return results

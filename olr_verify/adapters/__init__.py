@@ -1,0 +1,1 @@
+"""Adapters exposing olr_verify learners to other libraries."""

@@ -1,0 +1,135 @@
+"""Seed 001 (GAF): scalar links of Proposition 3's proof ((8)-(10)), claim-3, Lemma 6 step 3, (16), Corollary 2.
+
+Relations are decided by :func:`olr_verify.checks.scalar_common.inequality` (the arb prover first, a confirmed
+search second) and exact sympy identities; every printed link is checked as printed, and corrected variants
+are separate claims (``olr_verify/claims/extra_multiclass.toml``).
+"""
+from __future__ import annotations
+
+from olr_verify.checks.scalar_common import combine, identity, inequality, parse
+from olr_verify.artefacts import replayer
+from olr_verify.outcome import Context, Outcome
+from olr_verify.registry import check
+
+
+@check("001:lemma-6/step-3")
+def lemma_6_step_3(ctx: Context) -> Outcome:
+    return inequality("(exp(t)-1-t)/t**2 <= exp(t**2)", {"t": ("0", "oo")}, ctx,
+                      reading="psi(t) = (e^t-1-t)/t^2 for t > 0 (t = 0 is the removable limit 1/2 <= 1)")
+
+
+@check("001:equation-8")
+def equation_8(ctx: Context) -> Outcome:
+    """(8): the printed scalar fact, the event inclusion it is used for, and the last link (smooth >= mu/K)."""
+    fact = inequality("exp(-e) - 1 <= 1 - 2*e", {"e": ("0", "1/2")}, ctx,
+                      reading="as printed: e^{-eps}-1 <= 1-2 eps on (0, 1/2)")
+    incl = _inclusion_counterexample()
+    last = inequality("2*((1-mu)*p + mu/K) >= mu/K", {"K": ("1", "100"), "mu": ("0", "1/2"), "p": ("0", "1")}, ctx,
+                      reading="exponents of the last link divided by eps^2 m > 0: 2 eps^2 m pbar >= eps^2 m mu/K "
+                              "with pbar = smooth_mu(p)_y = (1-mu)p + mu/K")
+    return combine([("printed fact e^-eps - 1 <= 1 - 2eps", fact),
+                    ("first inequality P[l~-l> eps] <= P[p~ < (1-2eps) pbar]", incl),
+                    ("last link", last)])
+
+
+def _probs(eps, mu, s, dps=60):
+    """K = 2, m = 1, omega_1 - omega_0 ~ N(0, s^2): p~ = smooth_mu(expit(omega_1 - omega_0)), pbar = 1/2 (symmetry).
+    Returns (P[p~ < e^{-eps} pbar], P[p~ < (1-2eps) pbar]) exactly via Phi(logit(.)/s)."""
+    import mpmath as mp
+
+    with mp.workdps(dps):
+        eps, mu, s = mp.mpf(eps), mp.mpf(mu), mp.mpf(s)
+        pbar = mp.mpf(1) / 2
+
+        def prob(c):                           # P[(1-mu) expit(sZ) + mu/2 < c]
+            u = (c - mu / 2) / (1 - mu)
+            return mp.ncdf(mp.log(u / (1 - u)) / s)
+        return prob(mp.exp(-eps) * pbar), prob((1 - 2 * eps) * pbar)
+
+
+def _inclusion_counterexample() -> Outcome:
+    pt = {"eps": "1/4", "mu": "1/4", "s": "1", "K": "2", "m": "1"}
+    p1, p2 = _probs(0.25, 0.25, 1)
+    art = {"replay": {"type": "gaf_chernoff_inclusion", **pt},
+           "what": "P[l(y~)-l(ybar) > eps] = P[p~ < e^{-eps} pbar] exceeds P[p~ < (1-2 eps) pbar]"}
+    ev = {"instance": pt, "P_left": str(p1)[:30], "P_right": str(p2)[:30],
+          "reason": "e^{-eps} > 1 - 2eps, so the event {p~ < e^{-eps} pbar} is the LARGER one"}
+    if p1 > p2:
+        return Outcome("refuted", "exact 60-digit probabilities of an explicit instance (K=2, m=1)", ev, art)
+    return Outcome("error", "instance did not violate", ev)
+
+
+@replayer("gaf_chernoff_inclusion")
+def replay_inclusion(art: dict):
+    r = art["replay"]
+    from fractions import Fraction
+    p1, p2 = _probs(Fraction(r["eps"]), Fraction(r["mu"]), Fraction(r["s"]))
+    return bool(p1 > p2), {"P_left": str(p1), "P_right": str(p2)}
+
+
+@check("001:equation-9")
+def equation_9(ctx: Context) -> Outcome:
+    import sympy as sp
+
+    K, mu, m, n, delta = sp.symbols("K mu m n delta", positive=True)
+    eps = sp.sqrt(K / (mu * m) * sp.log(n / delta))
+    lhs = sp.exp(-eps ** 2 * m * mu / K)
+    return identity(lhs, delta / n, {"K": ("2", "10"), "mu": ("0.01", "0.5"), "m": ("1", "100"),
+                                     "n": ("2", "100"), "delta": ("0.01", "0.9")}, ctx,
+                    what="exp(-eps^2 m mu/K) = delta/n at eps = sqrt(K/(mu m) log(n/delta))")
+
+
+@check("001:equation-10")
+def equation_10(ctx: Context) -> Outcome:
+    import sympy as sp
+
+    p, mu, K = sp.symbols("p mu K", positive=True)
+    rewrite = identity(p / ((1 - mu) * p + mu / K), 1 / (1 - mu * (1 - 1 / (K * p))),
+                       {"p": ("0.01", "1"), "mu": ("0", "0.5"), "K": ("1", "20")}, ctx,
+                       what="p/((1-mu)p+mu/K) = 1/(1-mu(1-1/(Kp)))")
+    link = inequality("log(1/(1-mu*(1-1/(2*p)))) <= 2*mu*(1-1/(2*p))", {"mu": ("1/100", "1/2"), "p": ("1/100", "1")},
+                      ctx, reading="K = 2; the link as printed, for p_hat in (0, 1]")
+    last = inequality("2*mu*(1-1/(K*p)) <= 2*mu", {"mu": ("0", "1/2"), "p": ("1/100", "1"), "K": ("1", "100")}, ctx)
+    return combine([("rewriting", rewrite), ("log(1/(1-v)) <= 2v", link), ("<= 2 mu", last)])
+
+
+@check("001:equation-10/corrected")
+def equation_10_corrected(ctx: Context) -> Outcome:
+    a = inequality("-log(1-mu) <= 2*mu", {"mu": ("0", "1/2")}, ctx)
+    b = inequality("p/((1-mu)*p+mu/K) <= 1/(1-mu)", {"mu": ("0", "1/2"), "p": ("0", "1"), "K": ("1", "100")}, ctx)
+    return combine([("-log(1-mu) <= 2mu", a), ("ratio <= 1/(1-mu)", b)], method="corrected chain, link by link",
+                   extra={"reading": "K in [1, 100] as a real parameter (covers the integer K <= 100)"})
+
+
+@check("001:claim-3")
+def claim_3(ctx: Context) -> Outcome:
+    return inequality("log((1-mu)*p+mu/2) - log((1-mu)*q+mu/2) <= mu*(p-q)",
+                      {"mu": ("1/100", "1/2"), "p": ("0", "1"), "q": ("0", "p")}, ctx,
+                      reading="K = 2, p >= q in [0, 1] (coordinate of sigma^+(smooth_mu(.)) along e_1 - e_2)")
+
+
+@check("001:equation-16")
+def equation_16(ctx: Context) -> Outcome:
+    import sympy as sp
+
+    t, X = sp.symbols("t X", positive=True)
+    mgf = sp.integrate(sp.exp(t * X) * X ** sp.Rational(-1, 2) * sp.exp(-X / 2) / sp.sqrt(2 * sp.pi), (X, 0, sp.oo),
+                       conds="none")
+    mgf_ok = identity(sp.simplify(mgf.subs(t, sp.Rational(1, 4))), sp.sqrt(2), {}, ctx,
+                      what="E exp(X/4) = sqrt(2) for X ~ chi^2_1 (density integrated exactly)")
+    jensen = inequality("-log(1-2*c)/4 <= c*log(2)", {"c": ("0", "1/4")}, ctx,
+                        reading="(E e^{cX})^{d/2} = (1-2c)^{-d/4} <= 2^{dc} = (E e^{X/4})^{2dc}, c = zeta/(alpha lam) <= 1/4")
+    last = inequality("2**(D*z) <= 2", {"D": ("1", "1000"), "z": ("0", "1/D")}, ctx,
+                      reading="z = zeta/(lam alpha) <= 1/d since lam >= d zeta/alpha")
+    return combine([("chi^2 mgf at 1/4", mgf_ok), ("Jensen step", jensen), ("<= 2", last)])
+
+
+@check("001:corollary-2/substitution")
+def corollary_2_substitution(ctx: Context) -> Outcome:
+    a = inequality("32*D*R**2 >= 4*4*R**2", {"D": ("1", "oo"), "R": ("1/1000", "1000")}, ctx)
+    b = inequality("32*D*R**2 >= D*4*R**2", {"D": ("1", "oo"), "R": ("1/1000", "1000")}, ctx)
+    return combine([("lam >= 4 zeta/alpha", a), ("lam >= d zeta/alpha", b)],
+                   extra={"reading": "D = d'K = d, zeta = 4R^2, alpha = 1, lam = 32 d'K R^2"})
+
+
+_ = parse

@@ -1,0 +1,11 @@
+"""Adversarial bound hunting (issue 6): every printed regret bound attacked.
+
+- :mod:`~olr_verify.hunting.bounds`        each printed bound as (sequence, run, comparator) -> (lhs, rhs);
+- :mod:`~olr_verify.hunting.highprec_learners` the learners' recursions, once, in float64 or >= 50 digits;
+- :mod:`~olr_verify.hunting.strategies`    Hypothesis strategies (bounded sequences, adaptive adversaries);
+- :mod:`~olr_verify.hunting.optimisers`    random restarts, local search, greedy adversaries, paper seeds;
+- :mod:`~olr_verify.hunting.confirm`       50-digit replay of a candidate before it is called refuted;
+- :mod:`~olr_verify.hunting.campaign`      ``olr-verify hunt`` on dask.distributed with SQLite results.
+
+Imports here stay cheap: check modules import this package at registry load time.
+"""

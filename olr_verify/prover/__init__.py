@@ -1,0 +1,52 @@
+"""olr_verify.prover: a rigorous scalar-inequality prover (arb balls + branch-and-bound).
+
+    >>> from olr_verify.prover import prove
+    >>> prove("x + exp(-x) <= exp(9*x**2/16)", {"x": ("-oo", "oo")}).status
+    'proved'
+
+``prove(relation, domain, *, timeout=20.0, max_boxes=200000, cut=8, prec=80, search=True, seed=0,
+max_tail_depth=4) -> ProofResult``
+
+- ``relation``: sympy syntax with ``<=``, ``<``, ``>=`` or ``>``; decimals are exact rationals.
+  Functions: exp, log, log1p, sqrt, tanh, sinh, cosh, atan, asinh, erf, Abs, Max, Min,
+  Piecewise (simple conditions), powers; ``(e^u-1)/u`` is rewritten to its continuous extension.
+- ``domain``: ``{name: (lo, hi)}`` in order; bounds are numbers, ``oo``/``-oo``, or expressions
+  of earlier variables. Finite ends are closed; a strict relation must hold with ``>`` on them.
+
+``ProofResult``: ``status`` in {proved, refuted, verified, inconclusive} ("verified": the bounded
+core was proved but an unbounded tail was not certified); ``counterexample`` (name -> exact
+rational string, checked in arb at 200 bits) or None; ``seconds``; ``certificate``.
+
+Certificate (JSON-serialisable dict)
+------------------------------------
+- ``relation``, ``slack`` (s, the relation holds iff s >= 0 / s > 0), ``strict``, ``domain``,
+  ``arb_precision_bits``, ``seconds``;
+- ``rewrites``: removable singularities made explicit (``(e^u-1)/u -> E0(u)``);
+- ``dependent_bounds``: constraints such as ``a <= C`` (boxes certainly outside are dropped);
+- ``core_box``: the bounded box handled by branch-and-bound (unbounded ends cut at +-cut);
+- ``touching_manifolds``: exact sympy facts ``s = d_i s = 0`` on ``x_i = x_j``;
+- ``regions``: one entry per region (the core is split where an ``Abs`` changes sign) with
+  ``box``, ``boxes`` (count), ``closers`` {name: count} (interval, taylor1, manifold,
+  touching_point, monotone_face, outside_domain; see :mod:`olr_verify.prover.bnb`),
+  ``touching_points`` (exact points with s = grad s = 0 and the box where the Hessian is
+  positive definite), ``abs_split``, ``closed``;
+- ``boxes``, ``closers``: totals;
+- ``tails``: per unbounded end ``{var, side, range, argument, boxes, proved}`` (see
+  :mod:`olr_verify.prover.tails`), or a string saying why tails were not attempted;
+- ``proved_box``: present when only the bounded core was proved (status "verified");
+- ``refutation``/``slack_upper_bound``: how a counterexample was found and confirmed;
+- ``reason``/``search``: why the result is not "proved" and what was searched.
+
+``proved`` is returned only when every region closed and every tail was certified.
+"""
+from __future__ import annotations
+
+__all__ = ["prove", "ProofResult"]
+
+
+def __getattr__(name: str):
+    if name in __all__:
+        from olr_verify.prover import core
+
+        return getattr(core, name)
+    raise AttributeError(name)

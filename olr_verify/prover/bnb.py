@@ -1,0 +1,264 @@
+"""Branch-and-bound over a bounded box, with the closers of the certificate.
+
+A box is a list of ``(lo, hi)`` pairs of ``fmpq`` (exact rationals); ``lo == hi`` marks a fixed
+coordinate (a face). A box is *closed* when one of these shows ``s >= 0`` (``> 0`` if strict)
+on all of it:
+
+- ``interval``        the interval enclosure of s has lower end >= 0;
+- ``taylor1``         mean-value form ``s(c) + sum_i d_i s(box) (x_i - c_i)``;
+- ``manifold``        s and d_i s vanish identically on x_i = x_j, so
+                      ``s = (x_i-x_j)^2 int_0^1 (1-t) d_ii s(x_j + t(x_i-x_j), ...) dt`` and
+                      ``d_ii s >= 0`` on the hull of X_i and X_j closes the box;
+- ``touching_point``  an exact point p in the box with s(p) = 0 and grad s(p) = 0 (checked by
+                      sympy), and the interval Hessian positive definite on the box (Gershgorin);
+- ``monotone_face``   a partial derivative has a certain sign on the box, so the box reduces to
+                      the face where s is smallest (that face is then processed as a box);
+- ``outside_domain``  a dependent bound (e.g. ``a <= C``) certainly fails on the box.
+
+A box whose centre is an exact domain point with certainly negative slack gives a refutation.
+"""
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+
+import sympy as sp
+from flint import arb, fmpq
+
+from olr_verify.prover.enclose import Iv, Unsupported, compile_expr, mul, add, to_fmpq
+from olr_verify.prover.parse import simplest_between
+
+
+def q2f(q: fmpq) -> Fraction:
+    return Fraction(int(q.p), int(q.q))
+
+
+def f2q(f: Fraction) -> fmpq:
+    return fmpq(f.numerator, f.denominator)
+
+
+def q_str(q: fmpq) -> str:
+    return str(q2f(q))
+
+
+class Budget(Exception):
+    pass
+
+
+class Refuted(Exception):
+    def __init__(self, point):
+        super().__init__(str(point))
+        self.point = point  # name -> fmpq
+
+
+class Slack:
+    """The slack on one region: its compiled enclosure, derivatives and exact checks."""
+
+    def __init__(self, expr: sp.Expr, syms: list[sp.Symbol], strict: bool, constraints, manifolds=()):
+        self.expr = expr
+        self.syms = syms
+        self.names = [s.name for s in syms]
+        self.strict = strict
+        self.f = compile_expr(expr)
+        self._grad: dict[int, object] = {}
+        self._hess: dict[tuple[int, int], object] = {}
+        self.constraints = constraints  # list of compiled g (g >= 0 inside the domain)
+        self.manifolds = list(manifolds)  # (i, j, compiled d_ii s)
+        self._zero_cache: dict = {}
+
+    def grad(self, i):
+        if i not in self._grad:
+            try:
+                self._grad[i] = compile_expr(sp.diff(self.expr, self.syms[i]))
+            except Unsupported:
+                self._grad[i] = None
+        return self._grad[i]
+
+    def hess(self, i, j):
+        key = (min(i, j), max(i, j))
+        if key not in self._hess:
+            try:
+                self._hess[key] = compile_expr(sp.diff(self.expr, self.syms[key[0]], self.syms[key[1]]))
+            except Unsupported:
+                self._hess[key] = None
+        return self._hess[key]
+
+    def env(self, box) -> dict:
+        return {n: Iv(arb(lo), arb(hi)) for n, (lo, hi) in zip(self.names, box)}
+
+    def point_env(self, pt) -> dict:
+        return {n: Iv.point(arb(v)) for n, v in zip(self.names, pt)}
+
+    def ok(self, iv: Iv) -> bool:
+        return iv.certainly_gt0() if self.strict else iv.certainly_ge0()
+
+    def outside(self, env) -> bool:
+        return any(g(env).certainly_lt0() for g in self.constraints)
+
+    def inside(self, env) -> bool:
+        return all(g(env).certainly_ge0() for g in self.constraints)
+
+    def exact_zero(self, expr, pt) -> bool:
+        try:
+            iv = compile_expr(expr)(self.point_env(pt))
+            if iv.certainly_gt0() or iv.certainly_lt0():
+                return False
+        except Unsupported:
+            pass
+        sub = {s: sp.Rational(int(v.p), int(v.q)) for s, v in zip(self.syms, pt)}
+        val = expr.subs(sub)
+        if val == 0:
+            return True
+        try:
+            return sp.simplify(val) == 0
+        except Exception:
+            return False
+
+
+class BnB:
+    def __init__(self, slack: Slack, *, deadline: float, max_boxes: int, min_width: Fraction = Fraction(1, 2**30),
+                 touch_width: Fraction = Fraction(1, 4)):
+        self.s = slack
+        self.deadline = deadline
+        self.max_boxes = max_boxes
+        self.min_width = f2q(min_width)
+        self.touch_width = f2q(touch_width)
+        self.closers: dict[str, int] = {}
+        self.boxes = 0
+        self.failed: list = []
+        self.touching: list[dict] = []
+
+    def _close(self, name):
+        self.closers[name] = self.closers.get(name, 0) + 1
+
+    def run(self, box) -> bool:
+        stack = [list(box)]
+        while stack:
+            b = stack.pop()
+            self.boxes += 1
+            if self.boxes > self.max_boxes or time.perf_counter() > self.deadline:
+                raise Budget()
+            res = self.process(b)
+            if res is True:
+                continue
+            if res is False:
+                self.failed.append(b)
+                if len(self.failed) > 5:
+                    return False
+                continue
+            stack.extend(res)
+        return not self.failed
+
+    # ------------------------------------------------------------------ one box
+    def process(self, b):
+        s = self.s
+        env = s.env(b)
+        if s.constraints and s.outside(env):
+            self._close("outside_domain")
+            return True
+        enc = s.f(env)
+        if s.ok(enc):
+            self._close("interval")
+            return True
+        free = [i for i, (lo, hi) in enumerate(b) if lo != hi]
+        if not free:
+            return self._point_box(b)
+        c = [(lo + hi) / 2 for lo, hi in b]
+        grads = {}
+        for i in free:
+            g = s.grad(i)
+            grads[i] = g(env) if g is not None else None
+        if all(grads[i] is not None for i in free):
+            fc = s.f(s.point_env(c))
+            acc = fc
+            for i in free:
+                lo, hi = b[i]
+                acc = add(acc, mul(grads[i], Iv(arb(lo - c[i]), arb(hi - c[i]))))
+            if s.ok(acc):
+                self._close("taylor1")
+                return True
+        if not s.strict:
+            for i, j, dii in s.manifolds:
+                if i in free or j in free:
+                    hull = Iv(arb(min(b[i][0], b[j][0])), arb(max(b[i][1], b[j][1])))
+                    e2 = dict(env)
+                    e2[s.names[i]] = hull
+                    if dii(e2).certainly_ge0():
+                        self._close("manifold")
+                        return True
+        for i in free:
+            g = grads.get(i)
+            if g is None:
+                continue
+            if g.certainly_ge0() or g.certainly_le0():
+                face = list(b)
+                v = b[i][0] if g.certainly_ge0() else b[i][1]
+                face[i] = (v, v)
+                self._close("monotone_face")
+                return [face]
+        width = max(b[i][1] - b[i][0] for i in free)
+        if width <= self.touch_width and not s.manifolds and self._touching(b, free):
+            self._close("touching_point")
+            return True
+        cenv = s.point_env(c)
+        if s.f(cenv).certainly_lt0() and (not s.constraints or s.inside(cenv)):
+            raise Refuted(dict(zip(s.names, c)))
+        if width <= self.min_width:
+            return False
+        i = max(free, key=lambda k: b[k][1] - b[k][0])
+        lo, hi = b[i]
+        m = (lo + hi) / 2
+        b1, b2 = list(b), list(b)
+        b1[i] = (lo, m)
+        b2[i] = (m, hi)
+        return [b1, b2]
+
+    def _point_box(self, b):
+        s = self.s
+        env = s.env(b)
+        if s.f(env).certainly_lt0() and (not s.constraints or s.inside(env)):
+            raise Refuted(dict(zip(s.names, [lo for lo, _ in b])))
+        return False
+
+    def _touching(self, b, free) -> bool:
+        s = self.s
+        p = [lo if lo == hi else f2q(simplest_between(q2f(lo), q2f(hi))) for lo, hi in b]
+        key = tuple(p)
+        if key not in s._zero_cache:
+            ok = s.exact_zero(s.expr, p) and all(s.exact_zero(sp.diff(s.expr, s.syms[i]), p) for i in free)
+            s._zero_cache[key] = ok
+        if not s._zero_cache[key]:
+            return False
+        if s.strict:
+            penv = s.point_env(p)
+            if not s.constraints or s.inside(penv):
+                raise Refuted(dict(zip(s.names, p)))
+            return False
+        env = s.env(b)
+        h = {}
+        for a in free:
+            for c in free:
+                if a <= c:
+                    fn = s.hess(a, c)
+                    if fn is None:
+                        return False
+                    h[(a, c)] = fn(env)
+        for a in free:  # Gershgorin: h_aa - sum_c |h_ac| > 0
+            acc = h[(a, a)]
+            if not acc.bounded():
+                return False
+            low = acc.lo
+            for c in free:
+                if c != a:
+                    x = h[(min(a, c), max(a, c))]
+                    if not x.bounded():
+                        return False
+                    low = low - x.hi.max(-x.lo)
+            if not bool(low > 0):
+                return False
+        self.touching.append({s.names[i]: q_str(v) for i, v in enumerate(p)} | {"box": box_str(b, s.names)})
+        return True
+
+
+def box_str(b, names) -> dict:
+    return {n: [q_str(lo), q_str(hi)] for n, (lo, hi) in zip(names, b)}

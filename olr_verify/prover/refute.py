@@ -1,0 +1,173 @@
+"""Searching for a counterexample, and confirming one in ball arithmetic.
+
+The search (seeded) samples the domain (dependent bounds respected, unbounded ends reached by
+log-spread offsets), polishes the best points by Nelder-Mead, and optionally runs a small
+Hypothesis search. A candidate is returned only after :func:`confirm` re-evaluates the slack at
+the exact (dyadic) point in ``arb`` at >= 200 bits and finds it certainly negative, with the
+point certainly inside the domain.
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import sympy as sp
+from flint import arb, ctx, fmpq
+
+from olr_verify.prover.enclose import Iv, compile_expr
+from olr_verify.prover.special import Exprel
+
+
+def _np_exprel(k, u):
+    u = np.asarray(u, dtype=float)
+    with np.errstate(all="ignore"):
+        if int(np.max(np.asarray(k))) == 0:
+            return np.where(np.abs(u) < 1e-8, 1.0 + u / 2, np.expm1(u) / np.where(u == 0, 1, u))
+    return np.full_like(u, np.nan)
+
+
+def lambdify(expr, syms):
+    return sp.lambdify(syms, expr, modules=[{"Exprel": _np_exprel, "Max": np.maximum, "Min": np.minimum}, "numpy"])
+
+
+def point_in_domain(point: dict, variables) -> bool:
+    """Certain (arb) check that the exact point lies in the closed domain."""
+    env = {v.name: Iv.point(arb(point[v.name])) for v in variables}
+    for v in variables:
+        x = env[v.name]
+        for bound, side in ((v.lo, +1), (v.hi, -1)):
+            if bound in (sp.oo, -sp.oo):
+                continue
+            b = compile_expr(bound)(env)
+            diff = (x.lo - b.hi) if side > 0 else (b.lo - x.hi)
+            if not bool(diff >= 0):
+                return False
+    return True
+
+
+def confirm(slack, variables, point: dict, bits: int = 200) -> tuple[bool, str]:
+    """(certainly negative slack at the exact in-domain point, the enclosure as a string)."""
+    old = ctx.prec
+    ctx.prec = bits
+    try:
+        if not point_in_domain(point, variables):
+            return False, "point not certainly in the domain"
+        env = {v.name: Iv.point(arb(point[v.name])) for v in variables}
+        val = compile_expr(slack)(env)
+        return bool(val.certainly_lt0()), str(val.hi if val.bounded() else val)
+    finally:
+        ctx.prec = old
+
+
+def _sample(variables, rng, n):
+    cols: dict[str, np.ndarray] = {}
+    for v in variables:
+        names = list(cols)
+        syms = [sp.Symbol(k, real=True) for k in names]
+
+        def ev(bound):
+            if bound in (sp.oo, -sp.oo):
+                return None
+            f = sp.lambdify(syms, bound, "numpy")
+            return np.broadcast_to(np.asarray(f(*[cols[k] for k in names]), dtype=float), (n,))
+
+        lo, hi = ev(v.lo), ev(v.hi)
+        u = rng.random(n)
+        spread = np.exp(rng.uniform(math.log(1e-4), math.log(50.0), n))
+        if lo is not None and hi is not None:
+            x = lo + u * (hi - lo)
+            k = n // 8
+            x[:k] = lo[:k] + np.minimum(spread[:k], hi[:k] - lo[:k])
+            x[k:2 * k] = hi[k:2 * k] - np.minimum(spread[k:2 * k], hi[k:2 * k] - lo[k:2 * k])
+            x[2 * k:2 * k + 5] = lo[2 * k:2 * k + 5]
+            x[2 * k + 5:2 * k + 10] = hi[2 * k + 5:2 * k + 10]
+        elif lo is not None:
+            x = lo + spread
+        elif hi is not None:
+            x = hi - spread
+        else:
+            x = np.where(u < 0.5, -1.0, 1.0) * spread
+            x[: n // 10] = rng.uniform(-2, 2, n // 10)
+        cols[v.name] = x
+    return cols
+
+
+def _project(x, variables):
+    """Clip coordinates one by one into the (dependent) bounds."""
+    out = {}
+    for v, xi in zip(variables, x):
+        subs = {sp.Symbol(k, real=True): val for k, val in out.items()}
+        lo = -math.inf if v.lo is -sp.oo else float(v.lo.subs(subs))
+        hi = math.inf if v.hi is sp.oo else float(v.hi.subs(subs))
+        out[v.name] = min(max(float(xi), lo), hi)
+    return out
+
+
+def search(slack, variables, *, seed: int = 0, n: int = 4000, polish: int = 4, hypothesis_examples: int = 0):
+    """An exact counterexample point (name -> Fraction) with confirmed negative slack, or None."""
+    syms = [sp.Symbol(v.name, real=True) for v in variables]
+    f = lambdify(slack, syms)
+    rng = np.random.default_rng(seed)
+    cols = _sample(variables, rng, n)
+    with np.errstate(all="ignore"):
+        vals = np.asarray(f(*[cols[v.name] for v in variables]), dtype=float) * np.ones(n)
+    vals = np.where(np.isfinite(vals), vals, np.inf)
+    order = np.argsort(vals)[: max(polish, 1)]
+    cands = [np.array([cols[v.name][i] for v in variables]) for i in order]
+    for x0 in cands:
+        pt = _try(x0, slack, variables)
+        if pt is not None:
+            return pt
+    if polish:
+        from scipy.optimize import minimize
+
+        def obj(x):
+            p = _project(x, variables)
+            with np.errstate(all="ignore"):
+                r = float(f(*[p[v.name] for v in variables]))
+            return r if math.isfinite(r) else 1e300
+
+        for x0 in cands:
+            res = minimize(obj, x0, method="Nelder-Mead", options={"xatol": 1e-12, "fatol": 1e-16, "maxiter": 600})
+            if res.fun < 0:
+                p = _project(res.x, variables)
+                pt = _try(np.array([p[v.name] for v in variables]), slack, variables)
+                if pt is not None:
+                    return pt
+    if hypothesis_examples:
+        return _hypothesis(f, slack, variables, hypothesis_examples, seed)
+    return None
+
+
+def _try(x, slack, variables):
+    p = _project(x, variables)
+    exact = {k: Fraction(v).limit_denominator(2**40) for k, v in p.items()}
+    for cand in (exact, {k: Fraction(v) for k, v in p.items()}):
+        qpt = {k: fmpq(c.numerator, c.denominator) for k, c in cand.items()}
+        ok, _ = confirm(slack, variables, qpt)
+        if ok:
+            return cand
+    return None
+
+
+def _hypothesis(f, slack, variables, examples, seed):
+    from hypothesis import HealthCheck, given, seed as hseed, settings, strategies as st
+
+    found = []
+
+    @hseed(seed)
+    @settings(max_examples=examples, deadline=None, database=None, derandomize=True,
+              suppress_health_check=list(HealthCheck))
+    @given(st.lists(st.floats(-60, 60, allow_nan=False), min_size=len(variables), max_size=len(variables)))
+    def probe(xs):
+        p = _project(xs, variables)
+        with np.errstate(all="ignore"):
+            r = float(f(*[p[v.name] for v in variables]))
+        if r < 0 and not found:
+            pt = _try(np.array(list(p.values())), slack, variables)
+            if pt is not None:
+                found.append(pt)
+
+    probe()
+    return found[0] if found else None

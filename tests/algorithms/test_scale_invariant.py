@@ -1,0 +1,86 @@
+"""Seed 002: Algorithm 1 is invariant under x_i ↦ a_i x_i, Algorithm 2 under x ↦ Ax (App. D)."""
+import numpy as np
+import pytest
+
+import algorithms as alg
+from tests.algorithms.conftest import ball_stream
+
+
+def _labels_and_grads(n, seed):
+    rng = np.random.default_rng(seed)
+    return np.where(rng.random(n) < 0.5, -1.0, 1.0), rng.uniform(-1, 1, n)
+
+
+@pytest.mark.parametrize("feed", ["logistic", "gradient"])
+def test_algorithm_1_predictions_do_not_change_when_coordinates_are_rescaled(feed):
+    X, _ = ball_stream(60, 4, 1.0, seed=1)
+    X[:10, 2] = 0.0  # a coordinate that starts at zero (w_i = 0 branch)
+    Y, G = _labels_and_grads(60, 2)
+    a = np.array([1e-3, 7.0, 0.5, 1e3])
+    preds = []
+    for Z in (X, X * a):
+        L = alg.ScaleInvariantCoordinatewise(4, alpha=1.5)
+        p = []
+        for z, y, g in zip(Z, Y, G):
+            p.append(L.predict(z))
+            L.update(z, y) if feed == "logistic" else L.update_gradient(z, g)
+        preds.append(np.array(p))
+    np.testing.assert_allclose(preds[0], preds[1], rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("feed", ["logistic", "gradient"])
+def test_algorithm_2_predictions_do_not_change_under_an_invertible_linear_map(feed):
+    d = 4
+    X, _ = ball_stream(40, d, 1.0, seed=3)
+    X[:6, 3] = 0.0
+    X[:6, 2] = 0.0  # S stays rank-deficient for a while
+    Y, G = _labels_and_grads(40, 4)
+    A = np.random.default_rng(5).standard_normal((d, d)) + 2 * np.eye(d)
+    preds = []
+    for Z in (X, X @ A.T):
+        L = alg.ScaleInvariantFull(d, alpha=2.0)
+        p = []
+        for z, y, g in zip(Z, Y, G):
+            p.append(L.predict(z))
+            L.update(z, y) if feed == "logistic" else L.update_gradient(z, g)
+        preds.append(np.array(p))
+    assert preds[0][0] == 0.0
+    np.testing.assert_allclose(preds[0], preds[1], rtol=1e-7, atol=1e-10)
+
+
+def test_rank_one_pseudo_inverse_update_matches_numpy_pinv():
+    d = 5
+    X, _ = ball_stream(12, d, 1.0, seed=6)
+    X[:7, 4] = 0.0
+    X[:7, 3] = 0.0
+    S = np.zeros((d, d))
+    Sp = np.zeros((d, d))
+    P = np.zeros((d, d))
+    for x in X:
+        Sp, P = alg.pinv_rank_one_update(Sp, P, x)
+        S += np.outer(x, x)
+        np.testing.assert_allclose(Sp, np.linalg.pinv(S, rcond=1e-12), atol=1e-8 * np.abs(Sp).max())
+
+
+def test_algorithm_1_matches_equation_5_written_out():
+    X, _ = ball_stream(20, 3, 1.0, seed=7)
+    Y, _ = _labels_and_grads(20, 8)
+    alpha = 1.7
+    L = alg.ScaleInvariantCoordinatewise(3, alpha=alpha)
+    s2, h = np.zeros(3), np.zeros(3)
+    for t, (x, y) in enumerate(zip(X, Y), start=1):
+        s2 = s2 + x * x
+        eta = np.exp((h ** 2 + x ** 2) / (2 * alpha * s2)) / (alpha * t * 3)
+        w = np.where(s2 > 0, eta * h / np.where(s2 > 0, s2, 1), 0.0)
+        yhat = L.predict(x)
+        assert yhat == pytest.approx(w @ x, rel=1e-12, abs=1e-15)
+        L.update(x, y)
+        h = h + y / (1 + np.exp(y * yhat)) * x
+
+
+def test_gradient_feed_rejects_subderivatives_larger_than_one():
+    L = alg.ScaleInvariantFull(2)
+    with pytest.raises(ValueError, match=r"\bg\b"):
+        L.update_gradient([0.1, 0.2], 1.5)
+    with pytest.raises(ValueError, match=r"\bg\b"):
+        L.update_gradient([0.1, 0.2], float("nan"))

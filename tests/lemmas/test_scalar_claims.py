@@ -1,0 +1,140 @@
+"""Scalar claims of seeds 000, 002, 003, 004 as a problem list (SymPy Wester style).
+
+Each test names the claim id; the expected status is the mathematical truth (a printed error is
+expected ``refuted``; a true inequality is ``proved``, or ``verified`` while the rigorous prover is
+not importable).  Deliberately false variants must come out ``refuted``.
+"""
+from pathlib import Path
+
+import pytest
+
+from olr_verify import artefacts
+from olr_verify.checks import identities_000, scalar_000, scalar_002, scalar_003, scalar_004
+from olr_verify.checks.scalar_common import identity, inequality, parse
+from olr_verify.outcome import Context
+
+pytestmark = pytest.mark.lemmas
+TRUE = ("proved", "verified")
+
+
+@pytest.fixture
+def ctx(tmp_path):
+    return Context(out_dir=tmp_path, quick=True, seed=1)
+
+
+def _replays(outcome, tmp_path: Path, claim_id: str) -> bool:
+    path = artefacts.write(outcome.counterexample, tmp_path, claim_id)
+    confirmed, _ = artefacts.replay(path)
+    return confirmed
+
+
+# --- seed 000 ---------------------------------------------------------------------------------
+def test_000_lemma_5_steps_1_3_4_are_exact_identities(ctx):
+    for fn in (scalar_000.lemma_5_step_1, scalar_000.lemma_5_step_3, scalar_000.lemma_5_step_4):
+        assert fn(ctx).status == "proved"
+
+
+def test_000_equation_27_and_the_printed_derivative_of_h_are_exact_identities(ctx):
+    assert scalar_000.equation_27(ctx).status == "proved"
+    assert scalar_000.lemma_8_derivative(ctx).status == "proved"
+    assert scalar_000.lemma_8_symmetry_convexity(ctx).status == "proved"
+
+
+def test_000_lemma_8_derivative_at_0_is_refuted_because_the_denominator_is_missing(ctx, tmp_path):
+    out = scalar_000.lemma_8_derivative_at_0(ctx)
+    assert out.status == "refuted" and out.evidence["refuted_link"] == "printed equality"
+    assert _replays(out, tmp_path, "000:lemma-8/derivative-at-0")
+    assert scalar_000.lemma_8_derivative_at_0_corrected(ctx).status in TRUE
+
+
+def test_000_lemma_8_cases_equation_26_and_claim_1_hold(ctx):
+    for fn in (scalar_000.lemma_8_case_a_geq_b, scalar_000.lemma_8_case_a_leq_b, scalar_000.equation_26,
+               scalar_000.equation_25, scalar_000.claim_1_a, scalar_000.claim_1_b, scalar_000.claim_1_c,
+               scalar_000.claim_1_d, scalar_000.claim_1_e, scalar_000.claim_1_f):
+        assert fn(ctx).status in TRUE, fn.__name__
+
+
+def test_000_lemma_3_step_5_6_is_refuted_since_the_norm_of_A_replaces_the_norm_of_its_inverse(ctx, tmp_path):
+    out = identities_000.lemma_3_step_5_6(ctx)
+    assert out.status == "refuted"
+    assert _replays(out, tmp_path, "000:lemma-3/step-5-6")
+
+
+def test_000_claim_11_a_is_refuted_for_large_inputs_and_holds_with_R(ctx, tmp_path):
+    out = scalar_000.claim_11_a(ctx)
+    assert out.status == "refuted" and _replays(out, tmp_path, "000:claim-11/a")
+    assert scalar_000.claim_11_a_corrected(ctx).status in TRUE
+
+
+def test_000_equation_20_and_claim_5_are_exact_for_both_labels(ctx):
+    assert identities_000.equation_20(ctx).status == "proved"
+    assert identities_000.claim_5(ctx).status == "proved"
+    assert identities_000.lemma_3_step_11(ctx).status == "proved"
+
+
+def test_000_theorem_7_step_7_holds_in_dimension_2_symbolically(ctx):
+    out = identities_000.theorem_7_step_7(ctx)
+    assert out.status == "verified" and "d = 2" in out.evidence["reading"]
+
+
+# --- seed 002 ---------------------------------------------------------------------------------
+def test_002_lemma_3_3_substitution_and_factorization_are_exact(ctx):
+    assert scalar_002.lemma_3_3_substitution(ctx).status == "proved"
+    assert scalar_002.lemma_3_3_factorization(ctx).status == "proved"
+    assert scalar_002.lemma_3_3_convexity(ctx).status == "proved"
+
+
+def test_002_lemma_3_3_case_iii_and_conclusion_hold(ctx):
+    assert scalar_002.lemma_3_3_case_iii(ctx).status in TRUE
+    assert scalar_002.lemma_3_3_conclusion(ctx).status in TRUE
+
+
+def test_002_equation_14_table_values_are_positive_and_cover_the_range(ctx):
+    assert scalar_002.equation_14_table(ctx).status == "proved"
+    assert scalar_002.equation_14_coverage(ctx).status == "proved"
+
+
+def test_002_lemma_a1_note_smallest_brackets_alpha0_below_nine_eighths(ctx):
+    out = scalar_002.lemma_a1_note_smallest(ctx)
+    assert out.evidence["alpha0_star_50_digits"].startswith("1.11481865")
+    assert out.status == "verified"
+
+
+def test_002_lemma_a1_with_alpha0_one_is_refuted(ctx, tmp_path):
+    out = inequality("x + exp(-x) <= exp(x**2/2)", {"x": ("-3", "3")}, ctx)
+    assert out.status == "refuted" and _replays(out, tmp_path, "002:lemma-a.1")
+
+
+# --- seed 003 ---------------------------------------------------------------------------------
+def test_003_lemma_12_case_0_small_z_is_refuted_at_the_end_of_its_range(ctx, tmp_path):
+    out = scalar_003.lemma_12_case_0_small_z(ctx)
+    assert out.status == "refuted"
+    assert _replays(out, tmp_path, "003:lemma-12/case-0/small-z")
+    assert scalar_003.lemma_12_case_0_small_z_corrected(ctx).status in TRUE
+    assert scalar_003.lemma_12_case_0(ctx).status in TRUE
+
+
+def test_003_equation_35_is_exact_and_lemma_16_kl_middle_expression_is_exact(ctx):
+    assert scalar_003.equation_35(ctx).status == "proved"
+    assert scalar_003.lemma_16_kl(ctx).evidence["links"]["middle == eps^2/(p(1-p))"]["status"] == "proved"
+
+
+# --- seed 004 ---------------------------------------------------------------------------------
+def test_004_claim_1_logistic_derivatives_are_exact(ctx):
+    assert scalar_004.claim_1(ctx).status == "proved"
+
+
+def test_004_claim_2_bound_one_quarter_is_tight(ctx):
+    assert scalar_004.claim_2(ctx).status in TRUE
+    assert inequality("1/((1+exp(m))*(1+exp(-m))) <= 249/1000", {"m": ("-oo", "oo")}, ctx).status == "refuted"
+
+
+# --- the deciders themselves ------------------------------------------------------------------
+def test_a_wrong_derivative_is_refuted_by_the_identity_decider(ctx, tmp_path):
+    out = identity(parse("exp(x)/(1+exp(x))"), parse("exp(x)/(1+exp(x))**2"), {"x": ("-3", "3")}, ctx)
+    assert out.status == "refuted" and _replays(out, tmp_path, "000:claim-3")
+
+
+def test_a_sign_flipped_inequality_is_refuted(ctx, tmp_path):
+    out = inequality("(2-x)*exp(x) >= 2+x", {"x": ("0", "oo")}, ctx)
+    assert out.status == "refuted" and _replays(out, tmp_path, "000:claim-1/b")

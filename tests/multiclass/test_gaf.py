@@ -1,0 +1,146 @@
+"""algorithms.gaf: GAF of seed 001, eqs. (2)–(4), against its certified reference and its own definitions."""
+import math
+
+import numpy as np
+import pytest
+from scipy import integrate
+from scipy.special import expit, softmax
+
+from algorithms.gaf import GAF, expected_softmax_mc, expected_softmax_quadrature
+from algorithms.multiclass import losses
+from reference.gaf import certified_grad_norm, theta_t
+
+pytestmark = pytest.mark.multiclass
+
+
+def _seq(n, d, K, seed, scale=1.0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    X *= scale / np.linalg.norm(X, axis=1, keepdims=True)
+    return X, rng.integers(0, K, n)
+
+
+@pytest.mark.parametrize("K,d,lam,beta", [(3, 3, 0.5, 0.3), (4, 2, 0.1, 1.0), (2, 5, 2.0, 0.2)])
+def test_theta_t_matches_the_certified_minimiser_of_equation_2_within_1e_9(K, d, lam, beta):
+    X, Y = _seq(20, d, K, seed=K + d)
+    g = GAF(d, K, lam, beta, method="mc", m=5, keep_history=True)
+    g.run(X, Y)
+    H = np.array(g.history)                       # θ_2 .. θ_{n+1}
+    for t in (2, 3, 10, 21):
+        err = certified_grad_norm(H[t - 2], X[:t - 1], Y[:t - 1], H[:t - 2], K, lam, beta) / (2 * lam)
+        assert err <= 1e-9
+    ref = theta_t(X[:20], Y[:20], H[:19], K, lam, beta)    # cvxpy start, Newton polish, arb certificate
+    assert ref.certified_error <= 1e-9
+    assert np.abs(ref.theta - H[19]).max() <= 1e-9 + ref.certified_error
+
+
+def test_theta_t_plus_1_is_the_argmin_of_the_quadratic_l_tilde_t_as_equation_13_says():
+    X, Y = _seq(40, 3, 3, seed=1)
+    g = GAF(3, 3, 0.3, 0.5, method="mc", m=3)
+    g.run(X, Y)
+    st = g.state()
+    assert np.allclose(-0.5 * np.linalg.solve(st["A"], st["b"]), st["theta"].ravel(), atol=1e-10)
+    assert np.allclose(st["A_inv"] @ st["A"], np.eye(9), atol=1e-10)
+
+
+def _p_hat_1d(z, Sigma):
+    """K = 2: p̂_1 = E expit(ω_1 − ω_0), ω_1 − ω_0 ∼ N(z_1 − z_0, v), by adaptive quadrature."""
+    mean = z[1] - z[0]
+    v = Sigma[0, 0] + Sigma[1, 1] - 2 * Sigma[0, 1]
+    s = math.sqrt(v)
+    f = lambda u: expit(mean + s * u) * math.exp(-u * u / 2) / math.sqrt(2 * math.pi)  # noqa: E731
+    return integrate.quad(f, -40, 40, epsabs=1e-14, epsrel=1e-14, limit=500)[0]
+
+
+@pytest.mark.parametrize("var", [1e-8, 0.04, 1.0, 25.0])
+def test_quadrature_error_stays_within_its_stated_bound_for_two_classes(var):
+    z = np.array([0.3, -0.7])
+    Sigma = var * np.array([[1.0, 0.3], [0.3, 0.5]])
+    logp, bound, _ = expected_softmax_quadrature(z, Sigma, tol=1e-10)
+    assert bound <= 1e-10
+    assert abs(math.exp(logp[1]) - _p_hat_1d(z, Sigma)) <= bound + 1e-13
+
+
+def test_quadrature_and_monte_carlo_agree_for_three_classes():
+    z = np.array([1.0, -0.5, 0.2])
+    Sigma = np.array([[1.0, 0.2, 0.0], [0.2, 0.7, -0.1], [0.0, -0.1, 0.5]])
+    logp, bound, _ = expected_softmax_quadrature(z, Sigma, tol=1e-10)
+    p = np.exp(logp)
+    assert abs(p.sum() - 1) < 1e-9
+    m = 200_000
+    q = np.exp(expected_softmax_mc(z, Sigma, m, np.random.default_rng(0)))
+    assert np.all(np.abs(p - q) <= 5 * 0.5 / math.sqrt(m))
+
+
+def test_quadrature_with_zero_covariance_is_the_softmax_of_the_mean():
+    z = np.array([2.0, 0.0, -1.0, 0.5])
+    logp, bound, N = expected_softmax_quadrature(z, np.zeros((4, 4)))
+    assert N == 1 and bound == 0.0
+    assert np.allclose(np.exp(logp), softmax(z), rtol=1e-15)
+
+
+def test_predict_is_pure_and_run_equals_predict_then_update_for_both_back_ends():
+    X, Y = _seq(15, 3, 3, seed=4)
+    for method in ("quadrature", "mc"):
+        a, b = GAF(3, 3, 0.5, 0.5, method=method, m=50, seed=7), GAF(3, 3, 0.5, 0.5, method=method, m=50, seed=7)
+        S = a.run(X, Y)
+        for i, (x, y) in enumerate(zip(X, Y)):
+            s1 = b.predict(x)
+            assert np.array_equal(s1, b.predict(x))
+            assert np.allclose(s1, S[i], rtol=0, atol=1e-13)
+            b.update(x, y)
+
+
+def test_predict_proba_is_a_probability_vector_and_smoothing_keeps_it_above_mu_over_k():
+    X, Y = _seq(10, 2, 4, seed=5, scale=3.0)
+    g = GAF(2, 4, 0.1, 0.5, mu=0.2, method="mc", m=20)
+    g.run(X, Y)
+    p = g.predict_proba(X[0])
+    assert abs(p.sum() - 1) < 1e-12 and p.min() >= 0.2 / 4 - 1e-15
+
+
+def test_huge_margins_give_finite_scores_and_no_warnings():
+    X = np.array([[1e4, 0.0], [0.0, -1e4], [1e4, 1e4]])
+    Y = np.array([0, 1, 2])
+    with np.errstate(over="raise", invalid="raise", divide="raise"):
+        g = GAF(2, 3, 1e-3, 1.0, method="mc", m=10)
+        S = g.run(X, Y)
+    assert np.isfinite(S).all() and np.isfinite(g.state()["theta"]).all()
+
+
+@pytest.mark.parametrize("kwargs,name", [({"lam": 0}, "lam"), ({"beta": -1}, "beta"), ({"mu": 0.7}, "mu"),
+                                         ({"method": "exact"}, "method"), ({"K": 1}, "K"), ({"m": 0}, "m")])
+def test_bad_parameters_raise_value_error_naming_the_argument(kwargs, name):
+    args = {"d": 2, "K": 3, "lam": 1.0, "beta": 1.0} | kwargs
+    with pytest.raises(ValueError, match=name):
+        GAF(**args)
+
+
+def test_bad_inputs_raise_value_error_naming_the_argument():
+    g = GAF(2, 3, 1.0, 1.0, R=1.0)
+    for x, name in ([[np.nan, 0]], "x"), ([[1.0, 2.0, 3.0]], "x"), ([[2.0, 0.0]], "x"):
+        with pytest.raises(ValueError, match=name):
+            g.predict(x[0])
+    with pytest.raises(ValueError, match="y"):
+        g.update([0.5, 0.5], 3)
+    with pytest.raises(ValueError, match="Y"):
+        g.run(np.zeros((2, 2)), [0, 5])
+
+
+def test_copy_is_independent_and_same_seed_gives_same_output():
+    X, Y = _seq(12, 2, 3, seed=9)
+    a = GAF(2, 3, 1.0, 1.0, method="mc", m=30, seed=3)
+    a.run(X[:6], Y[:6])
+    b = a.copy()
+    Sa, Sb = a.run(X[6:], Y[6:]), b.run(X[6:], Y[6:])
+    assert np.array_equal(Sa, Sb)
+    assert GAF(2, 3, 1.0, 1.0, method="mc", m=30, seed=4).run(X, Y)[0].tolist() != \
+        GAF(2, 3, 1.0, 1.0, method="mc", m=30, seed=3).run(X, Y)[1].tolist()
+
+
+def test_monte_carlo_cumulative_loss_approaches_exact_gaf_as_m_grows():
+    X, Y = _seq(60, 3, 3, seed=11)
+    exact = losses(GAF(3, 3, 0.5, 0.5).run(X, Y), Y).sum()
+    gaps = [abs(losses(GAF(3, 3, 0.5, 0.5, method="mc", m=m, seed=2).run(X, Y), Y).sum() - exact)
+            for m in (10, 10_000)]
+    assert gaps[1] < gaps[0] and gaps[1] < 0.05

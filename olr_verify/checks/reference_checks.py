@@ -53,7 +53,36 @@ def plan(ctx: Context, dims=(1, 2, 5, 20)):
     return out
 
 
-def _verdict(name: str, rows: list[dict], started: float, what: str) -> Outcome:
+def _deviation_figure(ctx: Context, name: str, rows: list[dict], what: str) -> dict:
+    """Per-round deviation of the fast learner from its reference, one line per sequence, log scale."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    for r in rows:
+        dev = np.maximum(np.array(r["trace_dev"]), 1e-18)
+        ax.semilogy(np.arange(1, dev.size + 1), dev, lw=1, label=f"{r['kind']}, d={r['d']}")
+    ax.semilogy(np.arange(1, len(rows[0]["trace_tol"]) + 1), rows[0]["trace_tol"], "k--", lw=1,
+                label="tolerance (first sequence)")
+    ax.set_xlabel("round t")
+    ax.set_ylabel(what)
+    ax.set_title(name, fontsize=9)
+    ax.legend(fontsize=6, ncol=2)
+    fig.tight_layout()
+    fname = "deviation_" + name.split(" ")[0].lower().replace("/", "_") + ".png"
+    fig.savefig(ctx.figure_path(fname), dpi=100)
+    plt.close(fig)
+    return Context.figure_entry(fname, f"Per-round deviation of the fast learner from its certified reference "
+                                       f"({name}); every curve should stay below the dashed tolerance. 1e-18 "
+                                       "stands for an exact zero.")
+
+
+def _verdict(name: str, rows: list[dict], started: float, what: str, ctx: Context | None = None) -> Outcome:
+    figures = [_deviation_figure(ctx, name, rows, what)] if ctx is not None and "trace_dev" in rows[0] else []
+    for r in rows:
+        r.pop("trace_dev", None), r.pop("trace_tol", None)
     worst = max(rows, key=lambda r: r["deviation"] - r["tolerance"])
     ok = all(r["deviation"] <= r["tolerance"] for r in rows)
     evidence = {
@@ -67,6 +96,8 @@ def _verdict(name: str, rows: list[dict], started: float, what: str) -> Outcome:
         "float_slack": FLOAT_SLACK,
         "seconds": round(time.time() - started, 2),
     }
+    if figures:
+        evidence["figures"] = figures
     if ok:
         return Outcome("verified", f"differential check vs certified reference ({name})", evidence)
     # a fast learner is an implementation, not a printed claim: a disagreement is reported as
@@ -84,11 +115,13 @@ def _run_case(make, ref, kind, d, n, seed, R=1.0):
     history: list = []
     dev = tol = cert = 0.0
     worst = (-np.inf, 0)
-    Ys = []
+    Ys, trace_dev, trace_tol = [], [], []
     for t in range(n):
         x = X[t]
         dv, tl, ce, played = ref(X[:t], np.array(Ys), history, x, learner)
         history.append(played)
+        trace_dev.append(dv)
+        trace_tol.append(tl)
         y = Y[t] if Y is not None else adversarial_label(learner.predict(x))
         Ys.append(y)
         learner.update(x, y)
@@ -96,7 +129,8 @@ def _run_case(make, ref, kind, d, n, seed, R=1.0):
             worst = (dv - tl, t + 1)
         dev, tol, cert = max(dev, dv), max(tol, tl) if dv - tl >= worst[0] else tol, max(cert, ce)
     return {"kind": kind, "d": d, "rounds": n, "deviation": dev, "tolerance": max(tol, 0.0) or FLOAT_SLACK,
-            "certified": cert, "round": worst[1], "excess": worst[0]}
+            "certified": cert, "round": worst[1], "excess": worst[0], "trace_dev": trace_dev,
+            "trace_tol": trace_tol}
 
 
 def _finish(rows):
@@ -121,7 +155,7 @@ def fast_aioli(ctx: Context) -> Outcome:
         return float(np.linalg.norm(th - sol.theta)), tol, sol.certified_error, th
 
     rows = _finish([_run_case(lambda d: AIOLI(d, B, R, lam), ref, *c) for c in plan(ctx)])
-    return _verdict("AIOLI vs reference.aioli.theta_bar", rows, started, "||theta_hat_fast - theta_bar_ref||")
+    return _verdict("AIOLI vs reference.aioli.theta_bar", rows, started, "||theta_hat_fast - theta_bar_ref||", ctx)
 
 
 @check("000:theorem-7/step-4/fast-surrogate-ftl")
@@ -139,7 +173,8 @@ def fast_surrogate_ftl(ctx: Context) -> Outcome:
         return float(np.linalg.norm(th - sol.theta)), tol, sol.certified_error, th
 
     rows = _finish([_run_case(lambda d: SurrogateFTL(d, B, R, lam), ref, *c) for c in plan(ctx)])
-    return _verdict("SurrogateFTL vs reference.surrogate_ftl.theta_t", rows, started, "||theta_fast - theta_ref||")
+    return _verdict("SurrogateFTL vs reference.surrogate_ftl.theta_t", rows, started, "||theta_fast - theta_ref||",
+                    ctx)
 
 
 @check("004:equation-1/fast-ftrl")
@@ -161,7 +196,7 @@ def fast_ftrl(ctx: Context) -> Outcome:
             row["kind"] += f", B={B}"
             rows.append(row)
     return _verdict("FTRL (unconstrained and B=0.5) vs reference.ftrl", _finish(rows), started,
-                    "||theta_fast - theta_ref||")
+                    "||theta_fast - theta_ref||", ctx)
 
 
 @check("004:equation-1/fast-ftl")
@@ -182,7 +217,7 @@ def fast_ftl(ctx: Context) -> Outcome:
         return max(dev, 0.0), tol, sol.value_gap, th
 
     rows = _finish([_run_case(lambda d: FTL(d, B), ref, *c) for c in plan(ctx)])
-    return _verdict("FTL vs reference.ftl (objective values)", rows, started, "F(theta_fast) - min F (value)")
+    return _verdict("FTL vs reference.ftl (objective values)", rows, started, "F(theta_fast) - min F (value)", ctx)
 
 
 @check("004:claim-16/ons-projection")

@@ -34,6 +34,8 @@ def hunt_outcome(claim: str, ctx: Context, params: dict | None = None, full: int
     ev = {**res.summary(), "params": {k: v for k, v in (res.best.seq.params if res.best.seq else {}).items()},
           "learner": t.learner, "hunters_reach_baseline": res.best.ratio >= res.baseline.ratio,
           "seed": seed, "statement_checked": t.bound.__doc__.strip().splitlines()[0]}
+    if res.progress:
+        ev["figures"] = [progress_figure(ctx, claim, res)]
     if t.note or note:
         ev["note"] = (t.note + " " + note).strip()
     method = ("adversarial hunt (random, greedy adaptive, paper seeds, local search) in float64; "
@@ -46,3 +48,28 @@ def hunt_outcome(claim: str, ctx: Context, params: dict | None = None, full: int
             return Outcome("refuted", method, ev, art)
         ev["near_violations"] = [{"float64_ratio": res.best.ratio, **details}]
     return Outcome("verified", method, ev)
+
+
+def progress_figure(ctx: Context, claim: str, res) -> dict:
+    """Best regret/bound ratio against sequences evaluated, with the baseline adversaries' best."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    evals, ratios = zip(*res.progress)
+    fig, ax = plt.subplots(figsize=(5, 3))
+    ax.step(list(evals) + [res.evaluated], list(ratios) + [ratios[-1]], where="post", label="best found")
+    ax.axhline(res.baseline.ratio, color="gray", ls=":", label="best random/greedy baseline")
+    ax.axhline(1.0, color="r", ls="--", label="bound (ratio 1)")
+    ax.set_xlabel("sequences evaluated")
+    ax.set_ylabel("regret / bound")
+    ax.set_title(f"hunting {claim}", fontsize=9)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    name = "hunt_" + claim.replace(":", "_").replace("/", "__") + ".png"
+    fig.savefig(ctx.figure_path(name), dpi=90)
+    plt.close(fig)
+    return Context.figure_entry(name, f"Hunting progress on {claim}: the best regret/bound ratio found as "
+                                      "sequences are evaluated. Above the red line is a float64 candidate "
+                                      "violation (counted only after the 50-digit replay).")

@@ -42,6 +42,7 @@ class HuntResult:
     evaluated: int
     seconds: float
     by_strategy: dict
+    progress: list = dataclasses.field(default_factory=list)  # (sequences evaluated, best ratio) at each record
 
     def summary(self) -> dict:
         return {"best_ratio": round(self.best.ratio, 6), "best_found_by": self.best.how,
@@ -238,6 +239,7 @@ def hunt(claim: str, seconds: float, seed: int, params: dict | None = None, stra
     best, baseline = Best(), Best()
     by: dict[str, float] = {}
     evals = 0
+    progress: list[tuple[int, float]] = []
 
     def consider(seq: Sequence, how: str, is_baseline: bool) -> float:
         nonlocal best, baseline, evals
@@ -246,6 +248,7 @@ def hunt(claim: str, seconds: float, seed: int, params: dict | None = None, stra
         by[how] = max(by.get(how, -math.inf), r)
         if r > best.ratio:
             best = Best(r, lhs, rhs, seq, cmp, how)
+            progress.append((evals, r))
         if is_baseline and r > baseline.ratio:
             baseline = Best(r, lhs, rhs, seq, cmp, how)
         return r
@@ -285,4 +288,4 @@ def hunt(claim: str, seconds: float, seed: int, params: dict | None = None, stra
                     sigma = max(sigma * 0.85, 1e-3)
             starts[k % len(starts)] = cur
             k += 1
-    return HuntResult(claim, best, baseline, evals, time.perf_counter() - start, by)
+    return HuntResult(claim, best, baseline, evals, time.perf_counter() - start, by, progress)

@@ -186,7 +186,8 @@ class BnB:
                     if dii(e2).certainly_ge0():
                         self._close("manifold")
                         return True
-        for i in free:
+        inside = not s.constraints or s.inside(env)  # a face reduction needs the whole box in the domain
+        for i in (free if inside else ()):
             g = grads.get(i)
             if g is None:
                 continue
@@ -216,8 +217,16 @@ class BnB:
     def _point_box(self, b):
         s = self.s
         env = s.env(b)
+        p = [lo for lo, _ in b]
         if s.f(env).certainly_lt0() and (not s.constraints or s.inside(env)):
-            raise Refuted(dict(zip(s.names, [lo for lo, _ in b])))
+            raise Refuted(dict(zip(s.names, p)))
+        if s.exact_zero(s.expr, p):  # slack exactly 0 at an exact point (sympy)
+            if s.strict:
+                if not s.constraints or s.inside(env):
+                    raise Refuted(dict(zip(s.names, p)))
+                return False
+            self._close("exact_point")
+            return True
         return False
 
     def _touching(self, b, free) -> bool:

@@ -260,7 +260,7 @@ def _prove_core(slack, strict, variables, syms, cert, result, deadline, max_boxe
         return result("verified")
     for name, side in unbounded:
         vi = names.index(name)
-        tp = TailProver(slack, syms, vi, side, cut, strict, constraints, deadline=deadline,
+        tp = TailProver(slack, syms, vi, side, cut, strict, constraints, deadline=deadline, max_boxes=3000,
                         max_depth=max_tail_depth)
         try:
             ok = tp.prove(box)

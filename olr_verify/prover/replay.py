@@ -1,0 +1,39 @@
+"""Replayer ``"scalar"``: re-evaluate the slack at the stored exact point in arb (>= 200 bits).
+
+Artefact: ``{"replay": {"type": "scalar", "relation": "...", "point": {"x": "-3/5"},
+"domain": {"x": ["-oo", "oo"]}}}`` (``domain`` optional: when present the point must lie in it).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from olr_verify.artefacts import replayer
+
+
+@replayer("scalar")
+def replay_scalar(artefact: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
+    from fractions import Fraction
+
+    from flint import fmpq
+
+    from olr_verify.prover import refute
+    from olr_verify.prover.parse import parse_domain, parse_relation
+    from olr_verify.prover.special import rewrite
+
+    rep = artefact["replay"]
+    point = {k: Fraction(str(v)) for k, v in rep["point"].items()}
+    domain = rep.get("domain") or {k: ("-oo", "oo") for k in point}
+    variables = parse_domain({k: tuple(v) for k, v in domain.items()})
+    slack, strict, _ = parse_relation(rep["relation"], [v.name for v in variables])
+    slack, _ = rewrite(slack)
+    q = {k: fmpq(v.numerator, v.denominator) for k, v in point.items()}
+    ok, upper = refute.confirm(slack, variables, q, bits=256)
+    if not ok and strict and refute.point_in_domain(q, variables):
+        import sympy as sp
+
+        val = slack.subs({v.symbol: sp.Rational(point[v.name].numerator, point[v.name].denominator)
+                          for v in variables})
+        if sp.simplify(val) == 0:  # a strict relation fails where the slack is exactly 0
+            ok, upper = True, "0 (exact, sympy)"
+    return ok, {"slack_upper_bound_arb_256_bits": upper, "point": {k: str(v) for k, v in point.items()},
+                "relation": rep["relation"]}

@@ -1,0 +1,86 @@
+"""The scalar prover: true statements proved with a certificate, false ones refuted and replayable."""
+import argparse
+
+import pytest
+
+from olr_verify.prover import prove
+from olr_verify.prover.replay import replay_scalar
+
+pytestmark = pytest.mark.lemmas
+
+A1 = "x + exp(-x) <= exp(9*x**2/16)"
+REAL = {"x": ("-oo", "oo")}
+
+
+def test_lemma_a1_is_proved_over_all_reals_within_two_seconds_with_touching_point_and_tails():
+    res = prove(A1, REAL)
+    assert res.status == "proved"
+    assert res.seconds <= 2.0
+    cert = res.certificate
+    assert cert["closers"].get("touching_point", 0) >= 1
+    assert all(t["proved"] for t in cert["tails"]) and len(cert["tails"]) == 2
+
+
+@pytest.mark.parametrize("relation", ["x + exp(-x) <= exp(8*x**2/16)", "x + exp(-x) <= exp(x**2/2)",
+                                      "x + exp(-x) >= exp(9*x**2/16)", "x + exp(-x) < exp(9*x**2/16)"])
+def test_nudged_constants_sign_flips_and_strictness_give_confirmed_refutations(relation):
+    res = prove(relation, REAL, timeout=10)
+    assert res.status == "refuted"
+    ok, _ = replay_scalar({"replay": {"type": "scalar", "relation": relation, "point": res.counterexample}})
+    assert ok
+
+
+def test_a_widened_domain_is_refuted_while_the_printed_one_is_proved():
+    assert prove("x**2 >= x", {"x": ("1", "5")}).status == "proved"
+    assert prove("x**2 >= x", {"x": ("-5", "0")}).status == "proved"
+    assert prove("x**2 >= x", {"x": ("1/2", "5")}).status == "refuted"
+
+
+def test_decimals_are_exact_rationals_so_a_tight_float_constant_is_not_rounded_in():
+    assert prove("x >= 0.1", {"x": ("1/10", "1")}).status == "proved"
+    assert prove("x > 0.1", {"x": ("1/10", "1")}).status == "refuted"
+
+
+def test_dependent_bounds_are_respected():
+    assert prove("C - a >= 0", {"C": ("1", "2"), "a": ("-C", "C")}).status == "proved"
+    assert prove("C - a >= 0", {"C": ("1", "2"), "a": ("-C", "C+1/100")}).status == "refuted"
+
+
+def test_lemma_8_removable_singularity_and_abs_kink_core_is_proved_and_never_refuted():
+    res = prove("1/(1+Abs(a)) <= (exp(a-b)-1)/(a-b)*(1+exp(b))/(1+exp(a))", {"a": ("-3", "3"), "b": ("-3", "3")})
+    assert res.status == "proved"
+    assert "rewrites" in res.certificate
+    bad = prove("(1+1/100)/(1+Abs(a)) <= (exp(a-b)-1)/(a-b)*(1+exp(b))/(1+exp(a))", {"a": ("-3", "3"), "b": ("-3", "3")})
+    assert bad.status == "refuted"
+
+
+def test_a_proved_result_always_carries_a_certificate_with_boxes():
+    res = prove("exp(x) >= 1 + x", REAL)
+    assert res.status == "proved" and res.certificate["boxes"] > 0 and res.certificate["closers"]
+
+
+def test_optimal_constant_of_lemma_a1_is_bracketed_below_nine_sixteenths():
+    from olr_verify.prover.constants import best_constant, bracket
+
+    best = best_constant("log(x+exp(-x))/x**2", {"x": ("-3", "-1/100")}, "max")
+    assert 0.557 < float(best["value"]) < 9 / 16
+    br = bracket("x + exp(-x) <= exp(c*x**2)", REAL, best["value"], safe="above", rel="1/10000")
+    assert br["safe"]["status"] == "proved" and br["unsafe"]["status"] == "refuted"
+
+
+def test_the_cli_proves_and_refutes_with_exit_codes(capsys):
+    from olr_verify.prover import cli
+
+    p = argparse.ArgumentParser()
+    cli.add_arguments(p)
+    assert cli.main(p.parse_args([A1, "--var", "x=-oo..oo", "--json"])) == 0
+    assert '"proved"' in capsys.readouterr().out
+    assert cli.main(p.parse_args(["x + exp(-x) <= exp(x**2/2)", "--var", "x=-oo..oo"])) == 1
+
+
+@pytest.mark.slow
+def test_lemma_5_core_is_proved_and_the_statement_is_not_refuted():
+    res = prove("log(1+exp(-a)) >= log(1+exp(-b)) - (a-b)/(1+exp(b)) + exp(b)/(2*(1+C))*(1/(1+exp(b)))**2*(a-b)**2",
+                {"C": ("1/10", "10"), "a": ("-C", "C"), "b": ("-oo", "oo")}, timeout=60)
+    assert res.status in ("proved", "verified")
+    assert all(r["closed"] for r in res.certificate["regions"])

@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-slow lemmas reference hunt bench quick clean
+.PHONY: run test test-slow lemmas reference hunt campaign bench quick clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,9 @@ reference: $(STAMP)
 
 hunt: $(STAMP)
 	$(BIN)/python -m pytest -m hunt_long
+
+campaign: $(STAMP)
+	$(BIN)/olr-verify hunt --budget 10m
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py

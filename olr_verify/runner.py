@@ -186,6 +186,24 @@ def benchmark_sections(out_dir: Path) -> list[dict[str, str]]:
     return [{"title": "Performance", "markdown": "\n\n".join(body)}]
 
 
+def campaign_sections(db: Path | None = None) -> list[dict[str, str]]:
+    """The bound-hunting campaigns stored by ``olr-verify hunt`` (SQLite), as a report section."""
+    from olr_verify.hunting import campaign
+
+    db = Path(db or campaign.DB_DEFAULT)
+    if not db.exists():
+        return [{"title": "Hunting campaigns", "markdown": "No campaign yet: run `make campaign` "
+                 "(`olr-verify hunt --budget 10m`)."}]
+    rows = campaign.summary(db)
+    lines = [f"From `{db}` (`olr-verify hunt`; the short deterministic hunts of `olr-verify run` are in the "
+             "claims' evidence).", "",
+             "| claim | status | best regret/bound | baseline ratio | sequences | seconds | units |",
+             "|---|---|---:|---:|---:|---:|---:|"]
+    lines += [f"| `{r['claim']}` | {r['status']} | {r['best_ratio']:.4g} | {r['baseline_ratio']:.4g} | "
+              f"{r['sequences']} | {r['seconds']} | {r['units']} |" for r in rows]
+    return [{"title": "Hunting campaigns", "markdown": "\n".join(lines)}]
+
+
 def run(out_dir: Path, only: str | None = None, quick: bool = False, jobs: int | None = None,
         progress: bool = True, seed: int = 20261123) -> dict[str, Any]:
     """The main job of ``olr-verify run``: check, write results.json and REPORT.md, return the results."""
@@ -205,7 +223,7 @@ def run(out_dir: Path, only: str | None = None, quick: bool = False, jobs: int |
     records = run_checks(selected, ctx, jobs, TIME_LIMIT_QUICK if quick else TIME_LIMIT_FULL, progress)
     results = assemble(selected, records, out_dir, time.perf_counter() - start)
     results["run"] = {"only": only, "quick": quick, "jobs": jobs, "seed": seed}
-    results["sections"] = benchmark_sections(out_dir)
+    results["sections"] = benchmark_sections(out_dir) + campaign_sections()
     (out_dir / "results.json").write_text(json.dumps(results, indent=1, default=str), encoding="utf-8")
     (out_dir / "REPORT.md").write_text(report.render(results), encoding="utf-8")
     return results

@@ -374,6 +374,12 @@ def _rel_eq_24(rows, seq, K):
     return [(sum((_Omega(r, K)[0] for r in rows), K.num(0)), 3 * n * R * (n * R * R / (8 * lam) + B) * eps)]
 
 
+def _rel_eq_24_lipschitz(rows, seq, K):
+    p = seq["params"]
+    n, R, lam, eps = len(rows), K.num(p["R"]), K.num(p["lam"]), K.num(p["eps"])
+    return [(sum((_Omega(r, K)[0] for r in rows), K.num(0)), 3 * n * R * (R * R * (n + 3) / (16 * lam) + 1) * eps)]
+
+
 def _Z(r):
     gm, g = r["g_minus"], r["g"]
     s = g + gm
@@ -391,7 +397,32 @@ def _rel_b3(rows, seq, K):
     return out
 
 
+def _rel_step_3_5(rows, seq, K):
+    """Solve the q-problem of step 4 in the Gram coordinates G = W^T W (q^T G q - 2 e1^T G q +
+    log(1 + cosh(e2^T G q))) by Newton with a pseudo-inverse (W rank-deficient when d = 1 or b || x), map
+    back theta = L^{-T} W q = A^{-1}(q1 b + q2 x) and compare with the minimiser of (3) in the A-norm."""
+    out = []
+    half = K.num(1) / 2
+    for r in rows:
+        Ai, b, x = r["A_inv_prev"], r["b_prev"], r["x"]
+        G = K.arr([[b @ Ai @ b, b @ Ai @ x], [x @ Ai @ b, x @ Ai @ x]])
+        q = K.zeros(2)
+        for _ in range(60 if K.name == "float64" else 200):
+            s = (G @ q)[1]
+            grad = 2 * G @ q - 2 * G[:, 0] + K.tanh(s * half) * G[:, 1]
+            w = (1 - K.tanh(s * half) ** 2) / 2
+            H = 2 * G + w * K.arr([[G[0, 1] * G[0, 1], G[0, 1] * G[1, 1]], [G[1, 1] * G[0, 1], G[1, 1] * G[1, 1]]])
+            q = q - K.pinv_sym(H) @ grad
+        th = Ai @ (q[0] * b + q[1] * x)
+        e = th - r["theta_bar"]
+        A = inv(Ai, K)
+        out.append((K.sqrt(abs(e @ A @ e)), K.num(1e-8) * (1 + norm(r["theta_bar"], K))))
+    return out
+
+
 RELATIONS: dict[str, tuple[Relation, float, str]] = {
+    "000:lemma-2/step-3-5": (_rel_step_3_5, 0.0, "r_t = W_t q_t with q_t the minimiser of the q-problem restricted to "
+                                                 "span W_t^T W_t (pseudo-inverse Newton; rank-deficient W_t in d = 1)"),
     # claim id: (relation, eps of Theorem 7's estimator (0 = exact AIOLI), what is evaluated)
     "000:claim-4": (_rel_claim_4, 0.0, "hat l_t(theta) <= l_t(theta), every round, theta on the B-sphere / in the ball"),
     "000:lemma-3/step-9": (_rel_step_9, 0.0, "||omega_t|| <= ||u_t|| + ||v_t||/2"),
@@ -421,6 +452,9 @@ RELATIONS: dict[str, tuple[Relation, float, str]] = {
     "000:equation-23/lipschitz": (lambda r, s, K: _rel_eq_23(r, s, K, "lipschitz"), 0.05,
                                   "||delta_t|| <= [(t+1)R^2/4 + 2 lam] ||theta_hat_t - theta_bar_t||"),
     "000:equation-24": (_rel_eq_24, 0.05, "sum_t Omega_t <= 3 n R (n R^2/(8 lam) + B) eps"),
+    "000:equation-24/lipschitz": (_rel_eq_24_lipschitz, 0.05,
+                                  "sum_t Omega_t <= 3 n R (R^2 (n+3)/(16 lam) + 1) eps (the sum of 3R/(2 lam) x (23) "
+                                  "with the constant 2 lam)"),
     "000:theorem-7/b3": (_rel_b3, 0.05, "R_n(theta) <= hat R_n(theta) <= lam||theta||^2 + sum Z_t + sum Omega_t"),
 }
 

@@ -17,7 +17,7 @@ from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
-from olr_verify import __version__, artefacts, registry
+from olr_verify import __version__, artefacts, cache, registry
 from olr_verify.outcome import Context, Outcome, no_check_yet
 
 TIME_LIMIT_FULL = 240.0
@@ -215,6 +215,7 @@ def run(out_dir: Path, only: str | None = None, quick: bool = False, jobs: int |
     for stale in ("counterexamples", "figures"):
         for f in (out_dir / stale).glob("*"):
             f.unlink()
+    cache.clear(out_dir)
     selected = registry.select(only)
     if not selected:
         raise ValueError(f"--only {only!r} selects no claim")

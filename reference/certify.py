@@ -309,6 +309,7 @@ def certified_mu_logistic_ball(X: np.ndarray, w: np.ndarray, B: float) -> float:
 # ---------------------------------------------------------------- cvxpy formulation
 
 _PROBLEMS: dict[tuple, Any] = {}
+PARAMETER_SIZE_LIMIT = 4096  # entries of the data Parameters above which a problem is not cached
 
 
 def _pad(n: int) -> int:
@@ -355,9 +356,14 @@ def cvxpy_solve(obj: Objective, B: float | None) -> tuple[np.ndarray, str]:
     n_log = obj.X.shape[0] if obj.X is not None else 0
     n_surr = obj.Xs.shape[0] if obj.Xs is not None else 0
     key = (d, _pad(n_log) if n_log else 0, _pad(n_surr) if n_surr else 0, obj.Q is not None, B is not None)
-    if key not in _PROBLEMS:
-        _PROBLEMS[key] = _build_problem(key)
-    P = _PROBLEMS[key]
+    if (key[1] + key[2]) * d > PARAMETER_SIZE_LIMIT:
+        # cvxpy's canonicalisation of a large matrix Parameter costs far more than the solve (13 s of
+        # 14 s at n = 1250, d = 9): build this one problem with constant data instead.
+        P = _build_problem(key)
+    elif key not in _PROBLEMS:
+        _PROBLEMS[key] = P = _build_problem(key)
+    else:
+        P = _PROBLEMS[key]
     if n_log:
         if np.any(obj.w != 1.0):
             raise ValueError("cvxpy formulation supports unit weights only")

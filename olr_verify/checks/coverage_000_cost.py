@@ -74,14 +74,14 @@ def _aioli(T_fixed=None, lam=None, B=1.0, R=1.0):
 def _aioli_cost(ctx: Context, claim: str, T_mode) -> Outcome:
     q = ctx.quick
     links = [("time vs n (d = 10, T fixed): O(n)" if T_mode != "thm4" else "time vs n (d = 10, T of Theorem 4)",
-              _scan(ctx, claim, _aioli(T_mode if T_mode == "thm4" else 20), [100, 200, 400] if q else [200, 400, 800, 1600],
+              _scan(ctx, claim, _aioli(T_mode if T_mode == "thm4" else 20), [100, 200, 400] if q else [150, 300, 600],
                     "n", {"d": 10}, 1.0 if T_mode != "thm4" else 1.2)[0]),
              ("time vs d (n = 100, T = 10): O(d^2) per round",
-              _scan(ctx, claim, _aioli(10), [50, 100, 200] if q else [100, 200, 400, 800], "d", {"n": 60 if q else 120},
+              _scan(ctx, claim, _aioli(10), [50, 100, 200] if q else [100, 200, 400], "d", {"n": 60 if q else 80},
                     2.0)[0])]
     if T_mode != "thm4":
         links.append(("time vs T (n = 200, d = 5): O(T) per round",
-                      _scan(ctx, claim, _aioli(), [10, 40, 160] if q else [20, 80, 320, 1280], "T", {"n": 100 if q else 200,
+                      _scan(ctx, claim, _aioli(), [10, 40, 160] if q else [20, 80, 320], "T", {"n": 100 if q else 120,
                                                                                                     "d": 5}, 1.0)[0]))
     return combine(links, method="measured wall time of algorithms.AIOLI (Algorithm 2), log-log slopes")
 
@@ -173,7 +173,7 @@ def _regret_slope(ctx, claim, make, B, ns, runs):
 
 
 def _table(ctx, claim, make_reg, B, printed_rate: str, slope_max: float, cost=None, explicit=None) -> Outcome:
-    ns = [50, 200, 800] if ctx.quick else [100, 400, 1600, 6400]
+    ns = [50, 200, 800] if ctx.quick else [100, 400, 1600]
     runs = 2 if ctx.quick else 3
     regs = _regret_slope(ctx, claim, make_reg, B, ns, runs)
     s = _slope(ns, regs)

@@ -407,7 +407,7 @@ def _rel_step_3_5(rows, seq, K):
         Ai, b, x = r["A_inv_prev"], r["b_prev"], r["x"]
         G = K.arr([[b @ Ai @ b, b @ Ai @ x], [x @ Ai @ b, x @ Ai @ x]])
         q = K.zeros(2)
-        for _ in range(60 if K.name == "float64" else 200):
+        for _ in range(25 if K.name == "float64" else 200):
             s = (G @ q)[1]
             grad = 2 * G @ q - 2 * G[:, 0] + K.tanh(s * half) * G[:, 1]
             w = (1 - K.tanh(s * half) ** 2) / 2

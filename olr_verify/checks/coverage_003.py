@@ -14,6 +14,8 @@ so L_chi(sD) - L_chi(s0 D) = chi r^2 (s-s0) + b r^2 (s^2-s0^2)/8 + c [log1p(e^{-
 """
 from __future__ import annotations
 
+import functools
+
 from olr_verify.checks.scalar_common import combine, identity, inequality
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
@@ -62,12 +64,60 @@ def _decomposition(ctx: Context) -> Outcome:
                     what="c(a s + A) + b(log2 - rs/2 + r^2 s^2/8 + H) == chi r^2 s + b log2 + b r^2 s^2/8 + c A + b H")
 
 
+@functools.lru_cache(maxsize=1)
+def _monotone_chain() -> tuple[bool, dict]:
+    """Exact certificate of |h(z)| <= z^4/192 and of tanh(u) <= u (u >= 0): f(0) = 0 and f' = (earlier f) >= 0.
+
+    a = u - tanh u (a' = tanh^2 u); b = u^2/2 - log cosh u (b' = a); d = tanh u - u + u^3/3 (d' = (u - tanh u)(u + tanh u));
+    e = log cosh u - u^2/2 + u^4/12 (e' = d); h(z) = log cosh(z/2) - z^2/8 = -b(z/2) = e(z/2) - z^4/192 (h even).
+    """
+    sp = _sp()
+    u, z = sp.symbols("u z", real=True)
+    t = sp.tanh(u)
+    steps = {"a": (u - t, t**2), "b": (u**2 / 2 - sp.log(sp.cosh(u)), u - t),
+             "d": (t - u + u**3 / 3, (u - t) * (u + t)), "e": (sp.log(sp.cosh(u)) - u**2 / 2 + u**4 / 12, t - u + u**3 / 3)}
+    ok = {}
+    for name, (f, df) in steps.items():
+        ok[name] = bool(sp.simplify((sp.diff(f, u) - df).rewrite(sp.exp)) == 0 and sp.simplify(f.subs(u, 0)) == 0)
+    h_id = sp.simplify((sp.log(1 + sp.exp(-z)) - sp.log(2) + z / 2 - sp.log(sp.cosh(z / 2))).rewrite(sp.exp))
+    ok["log(1+e^-z) - log2 + z/2 == log cosh(z/2)"] = bool(sp.simplify(sp.expand_log(sp.logcombine(h_id, force=True), force=True)) == 0
+                                                          or _num_zero(h_id))
+    return all(ok.values()), ok
+
+
+def _num_zero(expr) -> bool:
+    sp = _sp()
+    z = sp.Symbol("z", real=True)
+    return all(abs(sp.N(expr.subs(z, sp.Rational(k, 7)), 50)) < 1e-45 for k in (-20, -3, 1, 5, 33))
+
+
 def _eq6(ctx):
-    return inequality("Abs(log(1+exp(-z)) - (log(2) - z/2 + z**2/8)) <= z**4/192", {"z": ("-oo", "oo")}, ctx)
+    ok, parts = _monotone_chain()
+    return Outcome("proved" if ok else "inconclusive",
+                   "exact monotonicity chain (sympy derivatives, f(0) = 0, derivative = an earlier nonnegative function)",
+                   {"relation": "|log(1+e^{-z}) - (log2 - z/2 + z^2/8)| <= z^4/192, all real z", "steps": parts,
+                    "chain": _monotone_chain.__doc__.strip()})
+
+
+def _tangent_sigma(ctx):
+    """(1+e^x)^-1 - 1/2 + x/4 == (x/2 - tanh(x/2))/2 >= 0 for x >= 0 (tanh u <= u, step a of the chain)."""
+    sp = _sp()
+    x = sp.Symbol("x", real=True)
+    ident = identity(1 / (1 + sp.exp(x)) - sp.Rational(1, 2) + x / 4, (x / 2 - sp.tanh(x / 2)) / 2, {"x": ("0", "10")}, ctx)
+    ok, parts = _monotone_chain()
+    chain = Outcome("proved" if parts["a"] else "inconclusive", "exact monotonicity (d/du(u - tanh u) = tanh^2 u)", {"step": "a"})
+    return combine([("identity with (x/2 - tanh(x/2))/2", ident), ("tanh u <= u, u >= 0", chain)])
 
 
 def _log1p_le(ctx):
     return inequality("log(1+u) <= u", {"u": ("0", "oo")}, ctx)
+
+
+def _delta(ctx):
+    """Delta = max(e^{-0.45D}, eps^2/192) <= eps/40: the first is the hypothesis 40 e^{-0.45 D} <= eps itself."""
+    return combine([("e^{-0.45 D} <= eps/40 (the hypothesis, rewritten)",
+                     Outcome("proved", "the hypothesis 40 e^{-0.45D} <= eps divided by 40", {})),
+                    ("eps^2/192 <= eps/40", inequality("r**4/192 <= r**2/40", DOM3, ctx))])
 
 
 def _plus_main(ctx):
@@ -94,7 +144,7 @@ def _minus_derivative(ctx):
     a = D - r / 2
     return combine([
         ("c a >= 0 (theta/2 >= eps/D)", inequality(f"{_c(-1)}*(D - r/2) >= 0", DOM3, ctx)),
-        ("(1+e^x)^-1 >= 1/2 - x/4 (x >= 0)", inequality("1/(1+exp(x)) >= 1/2 - x/4", {"x": ("0", "oo")}, ctx)),
+        ("(1+e^x)^-1 >= 1/2 - x/4 (x >= 0)", _tangent_sigma(ctx)),
         ("c a - r b (1/2 - r/8) == -r^2 + r^2 b/8", identity(c * a - r * b * (sp.Rational(1, 2) - r / 8), -r**2 + r**2 * b / 8,
                                                                {"D": ("16", "40"), "r": ("0.01", "0.2")}, ctx)),
         ("-r^2 + r^2 b/8 <= 0", inequality(f"-r**2 + r**2*{_b(-1)}/8 <= 0", DOM3, ctx)),
@@ -133,8 +183,9 @@ def lemma_3_sketch_const(ctx: Context) -> Outcome:
     for chi in (1, -1):
         c = _c(chi)
         parts.append((f"chi={chi}: |L_chi - b log2 - chi eps w/D - eps w^2/8D^2| <= eps/40",
-                      inequality(f"Abs({c})*r**2/8 + Abs({c})*exp(-(D - r/2)/2) + r**4/192 <= r**2/40", DOM3, ctx,
-                                 reading="bound of the deviation (1-b) r^2 s^2/8 + c log1p(e^{-as}) + b h(rs) from the exact decomposition")))
+                      inequality(f"Abs({c})/8 + Abs({c})*exp(1/20 - D/20)/40 + r**2/192 <= 1/40", DOM3, ctx,
+                                 reading="(deviation)/eps with deviation (1-b) r^2 s^2/8 + c log1p(e^{-as}) + b h(rs) (exact decomposition); "
+                                         "log1p(e^{-as}) <= e^{-(D-r/2)/2} <= e^{1/20-D/2} and 1/r^2 <= e^{9D/20}/40 (hypothesis)")))
     return combine([("exact decomposition", _decomposition(ctx)), ("eq. (6)", _eq6(ctx))] + parts, extra=EMPTY)
 
 
@@ -161,8 +212,8 @@ def lemma_3_step_2_plus(ctx: Context) -> Outcome:
         ("theta^2/8 (1-theta/2-eps/D) >= theta^2/10", inequality(f"{_b(1)} >= 4/5", DOM3, ctx)),
         ("eps/D (w-D/2) + theta^2/10 (w^2-D^2/4) >= eps/4 + theta^2/10 5D^2/16 (w >= 3D/4)",
          inequality("r**2*(s-1/2) + r**2*(s**2-1/4)/10 >= r**2/4 + r**2*5/160", {**DOM3, "s": ("3/4", "1")}, ctx)),
-        ("eps/4 + eps/32 - 2 Delta >= eps/20", inequality(f"r**2/4 + r**2/32 - 2*{DELTA} >= r**2/20", DOM3, ctx)),
-        ("Delta <= eps/40", inequality(f"{DELTA} <= r**2/40", DOM3, ctx)),
+        ("Delta <= eps/40", _delta(ctx)),
+        ("eps/4 + eps/32 - 2 Delta >= eps/20 (Delta <= eps/40)", inequality("r**2/4 + r**2/32 - 2*r**2/40 >= r**2/20", DOM3, ctx)),
     ], extra=EMPTY)
 
 
@@ -183,7 +234,8 @@ def lemma_3_step_2_minus(ctx: Context) -> Outcome:
 def equation_7(ctx: Context) -> Outcome:
     return combine([
         ("-eps/D (w-D) >= eps/4 on [D/2, 3D/4]", inequality("-(s-1) >= 1/4", {"s": ("1/2", "3/4")}, ctx)),
-        ("eps/4 - theta^2/8 3D^2/4 - 2 Delta >= eps/20", inequality(f"r**2/4 - 3*r**2/32 - 2*{DELTA} >= r**2/20", DOM3, ctx)),
+        ("Delta <= eps/40", _delta(ctx)),
+        ("eps/4 - theta^2/8 3D^2/4 - 2 Delta >= eps/20 (Delta <= eps/40)", inequality("r**2/4 - 3*r**2/32 - 2*r**2/40 >= r**2/20", DOM3, ctx)),
     ], extra=EMPTY)
 
 
@@ -200,7 +252,7 @@ def lemma_3_step_3(ctx: Context) -> Outcome:
     return combine([
         ("printed derivative of L_- at D/2", deriv),
         ("(1+e^x)^-1 <= 1", inequality("1/(1+exp(x)) <= 1", {"x": ("-oo", "oo")}, ctx)),
-        ("(1+e^x)^-1 >= 1/2 - x/4 (x >= 0)", inequality("1/(1+exp(x)) >= 1/2 - x/4", {"x": ("0", "oo")}, ctx)),
+        ("(1+e^x)^-1 >= 1/2 - x/4 (x >= 0)", _tangent_sigma(ctx)),
         ("theta/2 - eps/D >= 0 (so the first factor bound applies)", inequality("r/(2*D) - r**2/D >= 0", DOM3, ctx)),
         ("middle <= -eps/D + theta^2 D/8", inequality(f"{mid} <= -r**2/D + r**2/(8*D)", DOM3, ctx)),
         ("-eps/D + eps/(8D) <= 0", inequality("-r**2/D + r**2/(8*D) <= 0", DOM3, ctx)),
@@ -259,7 +311,7 @@ def theorem_4_sample_bound(ctx: Context) -> Outcome:
     D, e = sp.symbols("D eps", positive=True)
     return combine([
         ("0.5(1-eps) >= 0.25", inequality("(1-eps)/2 >= 1/4", DOM5, ctx)),
-        ("1 - p <= 1/D", inequality(f"{ONE_MINUS_P} <= 1/D", {"D": ("2", "oo")}, ctx)),
+        ("1 - p <= 1/D  <=>  1 + p/(1-p) >= D", inequality(f"1 + {P_RATIO} >= D", {"D": ("2", "oo")}, ctx)),
         ("0.25/(16 (1/D) (2eps)^2) == D/(256 eps^2)", identity(sp.Rational(1, 4) / (16 / D * (2 * e)**2), D / (256 * e**2),
                                                                 {"D": ("24", "40"), "eps": ("0.0001", "0.004")}, ctx)),
     ], extra={**EMPTY, "note": "the conditional biases (1 +- eps)/2 differ by eps, not 2 eps; using 2 eps only weakens "
@@ -288,12 +340,12 @@ def figure_2(ctx: Context) -> Outcome:
 
 @check("003:figure-2/lemma-domain")
 def figure_2_lemma_domain(ctx: Context) -> Outcome:
-    dom = {"D": ("1", "oo"), "eps": ("0", "1/4")}
+    dom = {"D": ("1", "oo"), "r": ("0", "1/2")}
     return combine([
-        ("theta/2 - eps/D >= 0", inequality("sqrt(eps)/(2*D) - eps/D >= 0", dom, ctx)),
-        ("theta/2 + eps/D <= 1", inequality("sqrt(eps)/(2*D) + eps/D <= 1", dom, ctx)),
-        ("theta <= 1", inequality("sqrt(eps)/D <= 1", dom, ctx)),
-    ])
+        ("theta/2 - eps/D = r(1/2 - r)/D >= 0", inequality("r*(1/2 - r) >= 0", {"r": ("0", "1/2")}, ctx)),
+        ("theta/2 + eps/D <= 1", inequality("r/(2*D) + r**2/D <= 1", dom, ctx)),
+        ("theta <= 1", inequality("r/D <= 1", dom, ctx)),
+    ], extra={"reading": "r = sqrt(eps) in [0, 1/2]"})
 
 
 @check("003:figure-4")

@@ -38,11 +38,14 @@ def _choices(ns: list[int], runs: int) -> dict:
                          "this check inside its time budget (FTRL costs O(t) per round)"}
 
 
-def _run(ctx: Context, names: list[str]) -> dict:
+def _run(ctx: Context) -> dict:
+    """One run of the three learners per olr-verify run, shared by the four claims (olr_verify.cache)."""
+    from olr_verify.cache import shared
     from olr_verify.experiments import figure2_000
 
     ns, runs = _settings(ctx)
-    return figure2_000.curves(_learners(names), ns, runs, ctx.seed)
+    names = ["FTRL", "AIOLI", "Foster et al."]
+    return shared(ctx, "000-figure-2", lambda: figure2_000.curves(_learners(names), ns, runs, ctx.seed))
 
 
 @check("000:figure-2")
@@ -50,7 +53,7 @@ def figure_2(ctx: Context) -> Outcome:
     from olr_verify.experiments import figure2_000
     from olr_verify.experiments.real_data import theorem1_bound
 
-    result = _run(ctx, ["FTRL", "AIOLI", "Foster et al."])
+    result = _run(ctx)
     ns = result["n"]
     bound = [theorem1_bound(n, 1, math.log(n), 1.0, 1 / math.log(n) ** 2, math.log(n)) for n in ns]
     name = "000_figure2.png"
@@ -71,7 +74,7 @@ def figure_2(ctx: Context) -> Outcome:
 def _slope_outcome(ctx: Context, name: str, polynomial: bool) -> Outcome:
     from olr_verify.experiments import figure2_000
 
-    result = _run(ctx, [name])
+    result = _run(ctx)
     ns, values = result["n"], result["regret"][name]
     slope = figure2_000.loglog_slope(ns, values)
     evidence = {"choices": _choices(*_settings(ctx)), "worst-over-chi average regret": values,

@@ -24,14 +24,17 @@ import numpy as np
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 
-_CACHE: dict = {}
 EARLY = 50
 
 
 def _run(ctx: Context) -> dict:
-    key = (ctx.quick, ctx.seed, str(ctx.out_dir))
-    if key in _CACHE:
-        return _CACHE[key]
+    """One experiment run per olr-verify run, shared by the three claims (olr_verify.cache)."""
+    from olr_verify.cache import shared
+
+    return shared(ctx, "001-figure-1", lambda: _experiment(ctx))
+
+
+def _experiment(ctx: Context) -> dict:
     from olr_verify.experiments import multiclass_gaf as ex
 
     t0 = time.perf_counter()
@@ -52,7 +55,6 @@ def _run(ctx: Context) -> dict:
            "figures": [Context.figure_entry(name, "Seed 001 Figure 1 reproduced: running average loss "
                                                   "(median, 0.25-0.75 band over random orders) of GAF (MC, m=100), "
                                                   "ONS and OGD, best grid parameters")]}
-    _CACHE[key] = out
     return out
 
 

@@ -34,8 +34,12 @@ def _sp():
 def parse(text: str):
     """A sympy expression or relation from a string, with the usual names (E, pi, exp, log...)."""
     sp = _sp()
-    return sp.sympify(text, locals={"E": sp.E, "lam": sp.Symbol("lam"), "beta": sp.Symbol("beta"),
-                                    "gamma": sp.Symbol("gamma"), "alpha": sp.Symbol("alpha")})
+    names = {"E": sp.E, "lam": sp.Symbol("lam"), "beta": sp.Symbol("beta"), "gamma": sp.Symbol("gamma"),
+             "alpha": sp.Symbol("alpha")}
+    expr = sp.sympify(text, locals=names)
+    if isinstance(expr, sp.logic.boolalg.BooleanAtom):  # sympy evaluated a relation: keep its two sides
+        expr = sp.sympify(text, locals=names, evaluate=False)
+    return expr
 
 
 def _exact(value: str):

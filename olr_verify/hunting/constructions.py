@@ -27,7 +27,7 @@ def theorem_4_2_check(quick: bool = False) -> list[dict]:
                 ("zero predictor", lambda d: hl.ZeroPredictor(d))]
     for name, make in learners:
         for d in (2, 3):
-            for T in ((20,) if quick else (20, 80)):
+            for T in ((20,) if quick else (20, 40)):  # float64 loses the rank of S_T beyond T ~ 50
                 L = make(d)
                 X, G = theorem_4_2_sequence(L, d, T)
                 L2 = make(d)

@@ -22,7 +22,13 @@ Certificate (JSON-serialisable dict)
 - ``relation``, ``slack`` (s, the relation holds iff s >= 0 / s > 0), ``strict``, ``domain``,
   ``arb_precision_bits``, ``seconds``;
 - ``rewrites``: removable singularities made explicit (``(e^u-1)/u -> E0(u)``);
-- ``dependent_bounds``: constraints such as ``a <= C`` (boxes certainly outside are dropped);
+- ``dependent_bounds``: constraints such as ``a <= C``;
+- ``logistic_rewrites``: exact rewrites to ``Softplus(u) = log(1+e^u)``, ``Sigmoid(u) = 1/(1+e^-u)``
+  (their derivatives have no cancelling parts);
+- ``monotone_elimination`` + ``pieces``: a variable x with constant bounds and a certified sign of
+  ``d s/d x`` on the whole domain is replaced by its least (greatest) admissible value, a Max (Min)
+  of linear forms of one variable; each piece is a sub-certificate with the keys below;
+- ``reparametrisation``: otherwise dependent bounds are removed by ``x = lo + (hi - lo) t``;
 - ``core_box``: the bounded box handled by branch-and-bound (unbounded ends cut at +-cut);
 - ``touching_manifolds``: exact sympy facts ``s = d_i s = 0`` on ``x_i = x_j``;
 - ``regions``: one entry per region (the core is split where an ``Abs`` changes sign) with

@@ -117,8 +117,9 @@ class Slack:
 
 class BnB:
     def __init__(self, slack: Slack, *, deadline: float, max_boxes: int, min_width: Fraction = Fraction(1, 2**30),
-                 touch_width: Fraction = Fraction(1, 4)):
+                 touch_width: Fraction = Fraction(1, 4), scales=None):
         self.s = slack
+        self.scales = scales  # optional per-coordinate weights for choosing the split (reparametrised variables)
         self.deadline = deadline
         self.max_boxes = max_boxes
         self.min_width = f2q(min_width)
@@ -178,14 +179,10 @@ class BnB:
                 self._close("taylor1")
                 return True
         if not s.strict:
-            for i, j, dii in s.manifolds:
-                if i in free or j in free:
-                    hull = Iv(arb(min(b[i][0], b[j][0])), arb(max(b[i][1], b[j][1])))
-                    e2 = dict(env)
-                    e2[s.names[i]] = hull
-                    if dii(e2).certainly_ge0():
-                        self._close("manifold")
-                        return True
+            for man in s.manifolds:
+                if _manifold_closes(man, b, env, free, s.names):
+                    self._close("manifold")
+                    return True
         inside = not s.constraints or s.inside(env)  # a face reduction needs the whole box in the domain
         for i in (free if inside else ()):
             g = grads.get(i)
@@ -206,7 +203,10 @@ class BnB:
             raise Refuted(dict(zip(s.names, c)))
         if width <= self.min_width:
             return False
-        i = max(free, key=lambda k: b[k][1] - b[k][0])
+        if self.scales is None:
+            i = max(free, key=lambda k: b[k][1] - b[k][0])
+        else:
+            i = max(free, key=lambda k: (b[k][1] - b[k][0]) * self.scales[k])
         lo, hi = b[i]
         m = (lo + hi) / 2
         b1, b2 = list(b), list(b)
@@ -267,6 +267,30 @@ class BnB:
                 return False
         self.touching.append({s.names[i]: q_str(v) for i, v in enumerate(p)} | {"box": box_str(b, s.names)})
         return True
+
+
+def _manifold_closes(man, b, env, free, names) -> bool:
+    """``d_ii s >= 0`` where x_i runs over the hull of X_i and X_j (the other variables fixed).
+
+    ``man`` is ``(i, j, dii)`` (box coordinates are the original variables) or
+    ``(name_i, name_j, dii, maps)`` where ``maps[name](env)`` encloses the original variable
+    ``name`` on a box of reparametrised coordinates (see ``core._reparametrise``).
+    """
+    if len(man) == 3:
+        i, j, dii = man
+        if i not in free and j not in free:
+            return False
+        hull = Iv(arb(min(b[i][0], b[j][0])), arb(max(b[i][1], b[j][1])))
+        e2 = dict(env)
+        e2[names[i]] = hull
+        return dii(e2).certainly_ge0()
+    ni, nj, dii, maps = man
+    orig = {n: m(env) for n, m in maps.items()}
+    xi, xj = orig[ni], orig[nj]
+    if not (xi.bounded() and xj.bounded()):
+        return False
+    orig[ni] = Iv(xi.lo.min(xj.lo), xi.hi.max(xj.hi))
+    return dii(orig).certainly_ge0()
 
 
 def box_str(b, names) -> dict:

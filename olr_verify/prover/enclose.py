@@ -18,7 +18,7 @@ from typing import Callable
 import sympy as sp
 from flint import arb, fmpq
 
-from olr_verify.prover.special import Exprel
+from olr_verify.prover.special import Exprel, Sigmoid, Softplus
 
 INF = math.inf
 NINF = -math.inf
@@ -175,6 +175,16 @@ _sinh = _mono(lambda v: v.sinh(), NINF, INF)
 _atan = _mono(lambda v: v.atan(), -arb.pi() / 2, arb.pi() / 2)
 _asinh = _mono(lambda v: v.asinh(), NINF, INF)
 _erf = _mono(lambda v: v.erf(), arb(-1), arb(1))
+
+
+def _softplus_ball(v: arb) -> arb:
+    if bool(v < 0):
+        return v.exp().log1p()
+    return v + (-v).exp().log1p()
+
+
+_sigmoid = _mono(lambda v: 1 / (1 + (-v).exp()), arb(0), arb(1))  # 1/(1+e^{-v}), increasing
+_softplus = _mono(_softplus_ball, arb(0), INF)  # log(1+e^v), increasing
 
 
 def exp(x: Iv) -> Iv:
@@ -341,6 +351,12 @@ def _compile_node(e: sp.Expr, memo) -> Fn:
             return lambda env: powfrac(b(env), q)
         g = _compile(ex * sp.log(base), memo)
         return lambda env: exp(g(env))
+    if isinstance(e, Sigmoid):
+        g = _compile(e.args[0], memo)
+        return lambda env: _sigmoid(g(env))
+    if isinstance(e, Softplus):
+        g = _compile(e.args[0], memo)
+        return lambda env: _softplus(g(env))
     if isinstance(e, Exprel):
         k = int(e.args[0])
         g = _compile(e.args[1], memo)

@@ -28,7 +28,11 @@ def _np_exprel(k, u):
 
 
 def lambdify(expr, syms):
-    return sp.lambdify(syms, expr, modules=[{"Exprel": _np_exprel, "Max": np.maximum, "Min": np.minimum}, "numpy"])
+    from scipy.special import expit
+
+    return sp.lambdify(syms, expr, modules=[{"Exprel": _np_exprel, "Max": np.maximum, "Min": np.minimum,
+                                             "Sigmoid": expit, "Softplus": lambda u: np.logaddexp(0.0, u)},
+                                            "numpy"])
 
 
 def point_in_domain(point: dict, variables) -> bool:

@@ -99,3 +99,104 @@ def rewrite(expr: sp.Expr) -> tuple[sp.Expr, int]:
         return sp.Mul(*factors)
 
     return visit(expr), count
+
+
+class Sigmoid(sp.Function):
+    """``Sigmoid(u) = 1/(1 + e^{-u})``; ``d/du Sigmoid(u) = Sigmoid(u) Sigmoid(-u)`` (no cancellation)."""
+
+    nargs = 1
+    is_real = True
+
+    @classmethod
+    def eval(cls, u):
+        if u.is_zero:
+            return sp.Rational(1, 2)
+        return None
+
+    def fdiff(self, argindex=1):
+        u = self.args[0]
+        return Sigmoid(u) * Sigmoid(-u)
+
+    def _eval_is_positive(self):
+        return True
+
+    def _eval_rewrite_as_exp(self, u, **kwargs):
+        return 1 / (1 + sp.exp(-u))
+
+    def _eval_evalf(self, prec):
+        return (1 / (1 + sp.exp(-self.args[0])))._eval_evalf(prec)
+
+
+class Softplus(sp.Function):
+    """``Softplus(u) = log(1 + e^u)``; ``d/du Softplus(u) = Sigmoid(u)``."""
+
+    nargs = 1
+    is_real = True
+
+    def fdiff(self, argindex=1):
+        return Sigmoid(self.args[0])
+
+    def _eval_is_positive(self):
+        return True
+
+    def _eval_rewrite_as_exp(self, u, **kwargs):
+        return sp.log(1 + sp.exp(u))
+
+    def _eval_evalf(self, prec):
+        return sp.log(1 + sp.exp(self.args[0]))._eval_evalf(prec)
+
+
+def _one_plus_exp(e):
+    """u when e == 1 + exp(u)."""
+    if e.is_Add and len(e.args) == 2 and sp.S.One in e.args:
+        other = e.args[0] if e.args[1] == 1 else e.args[1]
+        if isinstance(other, sp.exp):
+            return other.args[0]
+    return None
+
+
+def rewrite_logistic(expr: sp.Expr) -> tuple[sp.Expr, int]:
+    """Exact rewrites ``log(1+e^u) -> Softplus(u)``, ``(1+e^u)^-k -> Sigmoid(-u)^k``,
+    ``e^u Sigmoid(-u) -> Sigmoid(u)``: derivatives of logistic terms then have no cancelling parts."""
+    count = 0
+
+    def visit(e):
+        nonlocal count
+        if e.is_Atom:
+            return e
+        args = [visit(a) for a in e.args]
+        e = e.func(*args) if args != list(e.args) else e
+        if isinstance(e, sp.log) and len(e.args) == 1:
+            u = _one_plus_exp(e.args[0])
+            if u is not None:
+                count += 1
+                return Softplus(u)
+        if e.is_Pow and e.args[1].is_Integer and e.args[1] < 0:
+            u = _one_plus_exp(e.args[0])
+            if u is not None:
+                count += 1
+                return Sigmoid(-u) ** (-e.args[1])
+        if e.is_Mul:
+            factors = list(e.args)
+            changed = True
+            while changed:
+                changed = False
+                for i, f in enumerate(factors):
+                    if not isinstance(f, sp.exp):
+                        continue
+                    for j, g in enumerate(factors):
+                        base, k = (g.args[0], g.args[1]) if g.is_Pow else (g, sp.Integer(1))
+                        if isinstance(base, Sigmoid) and k.is_Integer and k > 0:
+                            if sp.expand(base.args[0] + f.args[0]) == 0:
+                                u = f.args[0]
+                                rest = [h for m, h in enumerate(factors) if m not in (i, j)]
+                                factors = rest + [Sigmoid(u) * Sigmoid(-u) ** (k - 1)]
+                                count += 1
+                                changed = True
+                                break
+                    if changed:
+                        break
+            e = sp.Mul(*factors)
+        return e
+
+    return visit(expr), count

@@ -83,3 +83,44 @@ def test_lemma_5_is_never_refuted():
     res = prove("log(1+exp(-a)) >= log(1+exp(-b)) - (a-b)/(1+exp(b)) + exp(b)/(2*(1+C))*(1/(1+exp(b)))**2*(a-b)**2",
                 {"C": ("1/10", "10"), "a": ("-C", "C"), "b": ("-oo", "oo")}, timeout=60)
     assert res.status in ("proved", "verified", "inconclusive")  # never refuted: the lemma is true
+
+
+L5 = ("log(1+exp(-a)) >= log(1+exp(-b)) - (a-b)/(1+exp(b)) "
+      "+ exp(b)/(2*(1+C))*(1/(1+exp(b)))**2*(a-b)**2")
+L5_BOUNDED_B = {"C": ("1/10", "10"), "a": ("-C", "C"), "b": ("-2", "2")}
+
+
+def test_lemma_5_with_bounded_b_is_proved_through_the_monotone_elimination_of_c():
+    res = prove(L5, L5_BOUNDED_B, timeout=20)
+    assert res.status == "proved"
+    cert = res.certificate
+    assert "Max" in cert["monotone_elimination"] and len(cert["pieces"]) >= 3
+    assert cert["closers"].get("manifold", 0) > 0
+
+
+@pytest.mark.parametrize("relation", [L5.replace("exp(b)/(2*(1+C))", "6*exp(b)/(5*(1+C))"),
+                                      L5.replace("(2*(1+C))", "2")])
+def test_lemma_5_with_a_nudged_alpha_is_never_proved_by_the_new_closers(relation):
+    res = prove(relation, L5_BOUNDED_B, timeout=5, search=False)
+    assert res.status != "proved"
+
+
+def test_a_crossed_dependent_bound_is_refuted_after_the_monotone_elimination():
+    res = prove("C >= a + 1/100", {"C": ("1", "2"), "a": ("-C", "C")}, search=False)
+    assert res.status == "refuted"
+    assert "monotone elimination" in res.certificate["refutation"]
+    res = prove(L5, {"C": ("1/10", "10"), "a": ("-C", "3*C+3"), "b": ("-2", "2")}, timeout=5, search=False)
+    assert res.status != "proved"
+
+
+def test_logistic_rewrites_are_exact_identities():
+    import sympy as sp
+
+    from olr_verify.prover.special import rewrite_logistic
+
+    C, a, b = sp.symbols("C a b", real=True)
+    s = sp.sympify(L5.replace(">=", "-(") + ")", locals={"C": C, "a": a, "b": b})
+    r, n = rewrite_logistic(s)
+    assert n >= 3
+    for vals in ({C: 3, a: sp.Rational(1, 3), b: -2}, {C: 1, a: -1, b: 5}):
+        assert abs(sp.N(s.subs(vals) - r.subs(vals).rewrite(sp.exp), 40)) < 1e-35

@@ -1,0 +1,41 @@
+"""Results shared by several checks of one run (e.g. an experiment and the claims read off its figure).
+
+Checks run in separate processes; ``shared(ctx, key, compute)`` computes ``compute()`` once per run
+and (quick, seed): the first process to ask holds a file lock while it computes and pickles the
+result under ``<out>/.cache/``; the others wait on the lock and read it. The runner empties the
+cache at the start of every run, so nothing is reused across runs or code changes.
+"""
+from __future__ import annotations
+
+import fcntl
+import pickle
+import re
+from pathlib import Path
+from typing import Any, Callable
+
+from olr_verify.outcome import Context
+
+CACHE_DIR = ".cache"
+
+
+def shared(ctx: Context, key: str, compute: Callable[[], Any]) -> Any:
+    folder = Path(ctx.out_dir) / CACHE_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = re.sub(r"[^A-Za-z0-9_.-]", "_", f"{key}-{'quick' if ctx.quick else 'full'}-{ctx.seed}")
+    data, lock = folder / f"{stem}.pkl", folder / f"{stem}.lock"
+    with open(lock, "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            if data.exists():
+                return pickle.loads(data.read_bytes())
+            value = compute()
+            data.write_bytes(pickle.dumps(value))
+            return value
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def clear(out_dir: Path) -> None:
+    folder = Path(out_dir) / CACHE_DIR
+    for f in folder.glob("*"):
+        f.unlink()

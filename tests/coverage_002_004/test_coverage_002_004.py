@@ -1,0 +1,84 @@
+"""Checks of olr_verify/checks/coverage_002*.py and coverage_004.py whose verdict is known mathematically."""
+from __future__ import annotations
+
+import pytest
+
+from olr_verify.checks import coverage_002 as c2
+from olr_verify.checks import coverage_002_sequences as c2s
+from olr_verify.checks import coverage_004 as c4
+from olr_verify.outcome import Context
+
+
+@pytest.fixture
+def ctx(tmp_path):
+    return Context(tmp_path, quick=True)
+
+
+def test_equation_6_as_printed_is_refuted_and_its_artefact_replays(ctx):
+    from olr_verify.checks.scalar_common import replay_scalar_relation
+
+    out = c2.equation_6(ctx)
+    assert out.status == "refuted"
+    assert replay_scalar_relation(out.counterexample)[0]
+
+
+def test_appendix_d_formulas_differ_from_the_gamma_recursion_at_sixty_digits(ctx):
+    out = c2s.algorithm_2_appendix_d(ctx)
+    assert out.status == "refuted"
+    confirmed, details = c2s.replay_appendix_d(out.counterexample)
+    assert confirmed and len(details["per_round_gap_60_digits"]) == 4
+
+
+def test_appendix_d_and_recursion_agree_while_s_does_not_grow_past_earlier_instances():
+    rows = c2s.appendix_d_gap([[1, 0], [0, 1]], [1, -1], 1.5, 30)
+    assert all(abs(a - b) < 1e-25 for a, b in rows)
+
+
+def test_pseudo_inverse_of_congruence_fails_on_the_exact_witness(ctx):
+    assert c2.claim_18(ctx).status == "proved"
+
+
+def test_gamma_star_is_the_stationary_point_of_the_concave_quadratic(ctx):
+    assert c2.lemma_3_3_gamma_star(ctx).status == "proved"
+
+
+def test_theorem_4_5_gamma_with_g_not_squared_is_refuted(ctx):
+    from olr_verify.checks.scalar_common import replay_identity
+
+    out = c2.theorem_4_5_gamma_bound(ctx)
+    assert out.status == "refuted" and replay_identity(out.counterexample)[0]
+
+
+def test_alternative_normalisations_are_not_scale_invariant(ctx):
+    assert c2s.claim_5_other(ctx).status == "proved"
+
+
+def test_algorithm_1_predictions_are_invariant_under_coordinate_rescaling(ctx):
+    out = c2s.claim_5(ctx)
+    assert out.status == "proved"
+    assert out.evidence["max_relative_prediction_difference_float64"] < 1e-9
+
+
+def test_theorem_4_2_sequence_forces_nonnegative_loss_against_every_learner(ctx):
+    out = c2s.theorem_4_2_sequence_check(ctx)
+    assert out.status == "verified", out.evidence
+
+
+def test_localized_rho_constant_of_the_follow_up_is_refuted(ctx):
+    out = c4.claim_18(ctx)
+    assert out.status == "refuted" and out.evidence["refuted_link"].startswith("l''(theta)")
+
+
+def test_conditional_expected_logistic_loss_is_stationary_at_the_model_parameter(ctx):
+    assert c4.claim_10(ctx).status == "proved"
+
+
+def test_ekf_box_equals_the_inverse_recursion_along_runs(ctx):
+    assert c4.algorithm_2(ctx).status == "verified"
+
+
+def test_a_claim_whose_formula_is_lost_is_inconclusive_with_a_reason(ctx):
+    from olr_verify import registry
+
+    out = registry._CHECKS["004:lemma-2"](ctx)
+    assert out.status == "inconclusive" and "not recoverable" in out.evidence["reason"]

@@ -1,0 +1,43 @@
+"""Seed 003 coverage checks: statuses known mathematically (quick budget)."""
+import json
+from fractions import Fraction
+from pathlib import Path
+
+from olr_verify.artefacts import replay
+from olr_verify.checks import coverage_003, coverage_003_coins, coverage_003_lemma5
+from olr_verify.outcome import Context
+
+
+def _ctx(tmp_path: Path) -> Context:
+    return Context(out_dir=tmp_path, quick=True, seed=0)
+
+
+def test_lemma_3_is_not_refuted_and_its_exact_links_are_proved(tmp_path):
+    out = coverage_003.lemma_3(_ctx(tmp_path))
+    assert out.status in ("proved", "verified")  # the prover's links depend on its time budget
+    links = out.evidence["links"]
+    assert links["exact decomposition of L_chi"]["status"] == "proved"
+    assert links["eq. (6): |h(z)| <= z^4/192"]["status"] == "proved"
+
+
+def test_figure_2_probabilities_go_negative_on_the_printed_domain_and_replay(tmp_path):
+    out = coverage_003.figure_2(_ctx(tmp_path))
+    assert out.status == "refuted"
+    path = tmp_path / "cex.json"
+    path.write_text(json.dumps(out.counterexample))
+    assert replay(path)[0]
+
+
+def test_equation_9_identity_with_0_02_is_refuted(tmp_path):
+    assert coverage_003_lemma5.equation_9(_ctx(tmp_path)).status == "refuted"
+
+
+def test_total_variation_of_equal_binomials_is_zero_and_grows_with_m():
+    p, e = Fraction(1, 3), Fraction(1, 10)
+    assert coverage_003_coins.tv_binomial(5, p, Fraction(0)) == 0
+    assert coverage_003_coins.tv_binomial(1, p, e) == e
+    assert coverage_003_coins.tv_binomial(20, p, e) > coverage_003_coins.tv_binomial(5, p, e)
+
+
+def test_theorem_1_bound_survives_exact_binomial_laws(tmp_path):
+    assert coverage_003_coins.theorem_1(_ctx(tmp_path)).status == "verified"

@@ -22,6 +22,7 @@ from olr_verify.outcome import Context, Outcome, no_check_yet
 
 TIME_LIMIT_FULL = 240.0
 TIME_LIMIT_QUICK = 40.0
+QUICK_PROVER_TIMEOUT = 1.0  # --quick: every prove() call gets at most this many seconds
 
 
 def _traceback_summary(exc: BaseException, lines: int = 12) -> str:
@@ -61,9 +62,30 @@ def _error(method: str, message: str, seconds: float) -> dict[str, Any]:
             "seconds": round(seconds, 3)}
 
 
+PRELOAD = ("numpy", "scipy.special", "scipy.optimize", "scipy.linalg", "mpmath", "sympy", "flint",
+           "matplotlib.pyplot", "cvxpy", "algorithms", "reference.certify", "olr_verify.prover",
+           "olr_verify.hunting.bounds")
+
+
+def preload() -> None:
+    """Import the heavy modules once in the parent: every forked check then starts with them loaded."""
+    import importlib
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    for name in PRELOAD:
+        importlib.import_module(name)
+
+
 def run_checks(claims: list[registry.Claim], ctx: Context, jobs: int, time_limit: float,
                progress: bool = True) -> dict[str, dict[str, Any]]:
     """Run every claim's check, ``jobs`` processes at a time; returns raw records by claim id."""
+    preload()
+    if ctx.quick:
+        from olr_verify.prover import core
+
+        core.TIMEOUT_CAP = QUICK_PROVER_TIMEOUT
     records: dict[str, dict[str, Any]] = {}
     todo = []
     for c in claims:

@@ -37,8 +37,14 @@ def _probs(eps, mu, s, dps=60):
     Returns (P[p~ < e^{-eps} pbar], P[p~ < (1-2eps) pbar]) exactly via Phi(logit(.)/s)."""
     import mpmath as mp
 
+    def exact(v):  # float, int, Fraction or "p/q" string, converted without rounding to float
+        from fractions import Fraction
+
+        v = Fraction(v) if isinstance(v, str) else v
+        return mp.mpf(v.numerator) / v.denominator if isinstance(v, Fraction) else mp.mpf(v)
+
     with mp.workdps(dps):
-        eps, mu, s = mp.mpf(eps), mp.mpf(mu), mp.mpf(s)
+        eps, mu, s = exact(eps), exact(mu), exact(s)
         pbar = mp.mpf(1) / 2
 
         def prob(c):                           # P[(1-mu) expit(sZ) + mu/2 < c]
@@ -49,7 +55,7 @@ def _probs(eps, mu, s, dps=60):
 
 def _inclusion_counterexample() -> Outcome:
     pt = {"eps": "1/4", "mu": "1/4", "s": "1", "K": "2", "m": "1"}
-    p1, p2 = _probs(0.25, 0.25, 1)
+    p1, p2 = _probs(pt["eps"], pt["mu"], pt["s"])
     art = {"replay": {"type": "gaf_chernoff_inclusion", **pt},
            "what": "P[l(y~)-l(ybar) > eps] = P[p~ < e^{-eps} pbar] exceeds P[p~ < (1-2 eps) pbar]"}
     ev = {"instance": pt, "P_left": str(p1)[:30], "P_right": str(p2)[:30],
@@ -62,8 +68,7 @@ def _inclusion_counterexample() -> Outcome:
 @replayer("gaf_chernoff_inclusion")
 def replay_inclusion(art: dict):
     r = art["replay"]
-    from fractions import Fraction
-    p1, p2 = _probs(Fraction(r["eps"]), Fraction(r["mu"]), Fraction(r["s"]))
+    p1, p2 = _probs(r["eps"], r["mu"], r["s"])
     return bool(p1 > p2), {"P_left": str(p1), "P_right": str(p2)}
 
 

@@ -97,13 +97,30 @@ def _sample(variables, rng, n):
     return cols
 
 
+_BOUNDS: dict[tuple, list] = {}
+
+
+def _bound_functions(variables) -> list:
+    """Float functions of the earlier variables for each (dependent) bound, compiled once per domain."""
+    key = tuple((v.name, str(v.lo), str(v.hi)) for v in variables)
+    if key not in _BOUNDS:
+        fns, earlier = [], []
+        for v in variables:
+            lo = None if v.lo is -sp.oo else sp.lambdify(earlier, v.lo, "math")
+            hi = None if v.hi is sp.oo else sp.lambdify(earlier, v.hi, "math")
+            fns.append((lo, hi))
+            earlier = earlier + [sp.Symbol(v.name, real=True)]
+        _BOUNDS[key] = fns
+    return _BOUNDS[key]
+
+
 def _project(x, variables):
-    """Clip coordinates one by one into the (dependent) bounds."""
-    out = {}
-    for v, xi in zip(variables, x):
-        subs = {sp.Symbol(k, real=True): val for k, val in out.items()}
-        lo = -math.inf if v.lo is -sp.oo else float(v.lo.subs(subs))
-        hi = math.inf if v.hi is sp.oo else float(v.hi.subs(subs))
+    """Clip coordinates one by one into the (dependent) bounds (floats: a candidate, confirmed exactly later)."""
+    out: dict[str, float] = {}
+    for v, xi, (lo_f, hi_f) in zip(variables, x, _bound_functions(variables)):
+        prev = list(out.values())
+        lo = -math.inf if lo_f is None else float(lo_f(*prev))
+        hi = math.inf if hi_f is None else float(hi_f(*prev))
         out[v.name] = min(max(float(xi), lo), hi)
     return out
 

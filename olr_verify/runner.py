@@ -50,6 +50,10 @@ def execute(claim: registry.Claim, ctx: Context) -> dict[str, Any]:
 
 
 def _child(claim: registry.Claim, ctx: Context, conn: Connection) -> None:
+    if ctx.quick:  # set in the forked child only: the caller's process keeps its prover settings
+        from olr_verify.prover import core
+
+        core.TIMEOUT_CAP = QUICK_PROVER_TIMEOUT
     try:
         record = execute(claim, ctx)
         conn.send(json.loads(json.dumps(record, default=str)))
@@ -82,10 +86,6 @@ def run_checks(claims: list[registry.Claim], ctx: Context, jobs: int, time_limit
                progress: bool = True) -> dict[str, dict[str, Any]]:
     """Run every claim's check, ``jobs`` processes at a time; returns raw records by claim id."""
     preload()
-    if ctx.quick:
-        from olr_verify.prover import core
-
-        core.TIMEOUT_CAP = QUICK_PROVER_TIMEOUT
     records: dict[str, dict[str, Any]] = {}
     todo = []
     for c in claims:

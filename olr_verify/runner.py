@@ -196,6 +196,11 @@ def assemble(claims: list[registry.Claim], records: dict[str, dict[str, Any]], o
                        for s, p in registry.papers().items()}}
 
 
+def _as_markdown(text: str) -> str:
+    """A benchmark's output as printed: markdown tables pass through, plain-text tables are fenced."""
+    return text if any(line.startswith("|") for line in text.splitlines()) else f"```\n{text}\n```"
+
+
 def benchmark_sections(out_dir: Path) -> list[dict[str, str]]:
     """The last ``make bench`` output (``benchmarks.json`` in the output folder), as report sections."""
     path = out_dir / "benchmarks.json"
@@ -204,7 +209,7 @@ def benchmark_sections(out_dir: Path) -> list[dict[str, str]]:
     bench = json.loads(path.read_text(encoding="utf-8"))
     head = (f"Measured {bench['generated']} on {bench['machine']} with `make bench` "
             "(benchmarks are not re-run by `olr-verify run`).")
-    body = [head] + [f"### {e['name']}\n\n{e['markdown']}" for e in bench["benchmarks"]]
+    body = [head] + [f"### {e['name']}\n\n{_as_markdown(e['markdown'])}" for e in bench["benchmarks"]]
     return [{"title": "Performance", "markdown": "\n\n".join(body)}]
 
 

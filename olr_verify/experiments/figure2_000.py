@@ -69,9 +69,12 @@ def curves(learners: dict[str, Callable[[float], object]], ns: list[int], runs: 
     return {"n": ns, "regret": out, "max_comparator_gap": max_gap, "seconds": seconds, "runs_per_chi": runs}
 
 
-def loglog_slope(ns: list[int], values: list[float], last: int = 3) -> float:
-    """Least-squares slope of log(regret) against log(n) over the last ``last`` grid points."""
-    xs, ys = np.log(ns[-last:]), np.log(np.maximum(values[-last:], 1e-12))
+def loglog_slope(ns: list[int], values: list[float], last: int = 3) -> float | None:
+    """Least-squares slope of log(regret) against log(n) over the last ``last`` grid points
+    (None when a regret there is not positive: no log-log slope exists)."""
+    if min(values[-last:]) <= 0:
+        return None
+    xs, ys = np.log(ns[-last:]), np.log(values[-last:])
     return float(np.polyfit(xs, ys, 1)[0])
 
 
@@ -83,14 +86,16 @@ def plot(result: dict, path, bound: list[float] | None = None) -> None:
 
     fig, ax = plt.subplots(figsize=(6, 4))
     for name, values in result["regret"].items():
-        ax.loglog(result["n"], np.maximum(values, 1e-3), marker="o", label=name)
+        ax.plot(result["n"], values, marker="o", label=name)
     ns = np.array(result["n"], dtype=float)
     ref = result["regret"][next(iter(result["regret"]))][0]
-    ax.loglog(ns, ref * (ns / ns[0]) ** (1 / 3), "k:", label=r"$\propto n^{1/3}$ (proper lower bound)")
+    ax.plot(ns, ref * (ns / ns[0]) ** (1 / 3), "k:", label=r"$\propto n^{1/3}$ (proper lower bound)")
     if bound is not None:
-        ax.loglog(ns, bound, "r--", label="Theorem 1 / eq. (4) bound (AIOLI)")
+        ax.plot(ns, bound, "r--", label="Theorem 1 / eq. (4) bound (AIOLI)")
+    ax.set_xscale("log")
+    ax.set_yscale("symlog", linthresh=1.0)  # log scale above 1, linear around 0: negative regrets stay visible
     ax.set_xlabel("n")
-    ax.set_ylabel("worst-over-χ average regret")
+    ax.set_ylabel("worst-over-χ average regret (symlog)")
     ax.set_title("000 Figure 2 reproduced (d = 1, ε = 0.01, B = log n)")
     ax.legend(fontsize=8)
     fig.tight_layout()

@@ -50,7 +50,9 @@ def test_theorem_4_5_gamma_with_g_not_squared_is_refuted(ctx):
 
 
 def test_alternative_normalisations_are_not_scale_invariant(ctx):
-    assert c2s.claim_5_other(ctx).status == "proved"
+    out = c2s.claim_5_other(ctx)
+    assert out.status == "verified"  # 50-digit mpmath witnesses: not a ball-arithmetic certificate
+    assert float(out.evidence["pistol"]["max_prediction_change_50_digits"]) > 1.0
 
 
 def test_algorithm_1_predictions_are_invariant_under_coordinate_rescaling(ctx):

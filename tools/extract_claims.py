@@ -95,13 +95,9 @@ def extract(md: Path) -> str:
     text = md.read_text(encoding="utf-8")
     seed = md.name[:3]
     first = text.splitlines()[0].lstrip("# ").split(" — ", 1)[1]
-    authors, title = first.split(", ", 1) if seed != "002" else first.split(", ", 1)
-    if seed in ("000", "001", "003"):
-        names = first.split(", ")
-        k = 3
-        authors, title = ", ".join(names[:k]), ", ".join(names[k:])
-    if seed == "004":
-        authors, title = first.split(", ", 1)
+    names = first.split(", ")
+    k = 3 if seed in ("000", "001", "003") else 1  # three comma-separated authors, or one author field
+    authors, title = ", ".join(names[:k]), ", ".join(names[k:])
     head, claims_part = text.split("## Claims to check", 1)
     headers = [ln for ln in head.splitlines() if ln.startswith("#")]
     items: list[list] = []

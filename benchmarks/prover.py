@@ -1,32 +1,85 @@
-"""Timings of the scalar prover: ``.venv/bin/python benchmarks/prover.py``."""
+"""Timings of the scalar prover and of the whole scalar registry: ``.venv/bin/python benchmarks/prover.py``.
+
+Prints markdown: one row per prover call (the issue's targets: Lemma A.1 over R in <= 2 s, Lemma 5
+over C in [1/10, 10], a in [-C, C], b in R in <= 30 s), false variants (must be refuted), and the
+wall time of ``olr-verify run`` restricted to the scalar registry (scalar inequalities and exact
+identities; 2 parallel checks), in quick and in full mode, with the statuses it reached.
+"""
 from __future__ import annotations
 
+import os
+import sys
+import tempfile
 import time
+from collections import Counter
+from pathlib import Path
 
-from olr_verify.prover import prove
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+from olr_verify.prover import prove  # noqa: E402  (after benchmarks/ left sys.path: it has an algorithms.py)
 
 L5 = ("log(1+exp(-a)) >= log(1+exp(-b)) - (a-b)/(1+exp(b)) "
       "+ exp(b)/(2*(1+C))*(1/(1+exp(b)))**2*(a-b)**2")
+L5_DOMAIN = {"C": ("1/10", "10"), "a": ("-C", "C"), "b": ("-oo", "oo")}
 L8 = "1/(1+Abs(a)) <= (exp(a-b)-1)/(a-b)*(1+exp(b))/(1+exp(a))"
+PLANE = {"a": ("-oo", "oo"), "b": ("-oo", "oo")}
 CASES = [
-    ("002 Lemma A.1", "x + exp(-x) <= exp(9*x**2/16)", {"x": ("-oo", "oo")}),
-    ("000 Lemma 8", L8, {"a": ("-oo", "oo"), "b": ("-oo", "oo")}),
-    ("000 Lemma 5", L5, {"C": ("1/10", "10"), "a": ("-C", "C"), "b": ("-oo", "oo")}),
+    ("002 Lemma A.1 over R", "x + exp(-x) <= exp(9*x**2/16)", {"x": ("-oo", "oo")}),
+    ("000 Lemma 5, full domain", L5, L5_DOMAIN),
+    ("000 Lemma 8, direct (2 unbounded)", L8, PLANE),
     ("A.1 nudged c=1/2", "x + exp(-x) <= exp(x**2/2)", {"x": ("-oo", "oo")}),
     ("A.1 sign flip", "x + exp(-x) >= exp(9*x**2/16)", {"x": ("-oo", "oo")}),
     ("A.1 strict", "x + exp(-x) < exp(9*x**2/16)", {"x": ("-oo", "oo")}),
-    ("Lemma 8 constant x1.01", "(1+1/100)/(1+Abs(a)) <= (exp(a-b)-1)/(a-b)*(1+exp(b))/(1+exp(a))",
-     {"a": ("-oo", "oo"), "b": ("-oo", "oo")}),
-    ("Lemma 5 with alpha=1", L5.replace("(2*(1+C))", "2"), {"C": ("1/10", "10"), "a": ("-C", "C"), "b": ("-oo", "oo")}),
+    ("Lemma 8 constant x1.01", L8.replace("1/(1+Abs(a))", "(1+1/100)/(1+Abs(a))"), PLANE),
+    ("Lemma 5 with alpha=1", L5.replace("(2*(1+C))", "2"), L5_DOMAIN),
+    ("Lemma 5 widened a in [-8C, 8C]", L5, {**L5_DOMAIN, "a": ("-8*C", "8*C")}),
 ]
 
 
-def main() -> None:
-    print(f"{'case':28s} {'status':13s} {'seconds':>8s} {'boxes':>7s}")
+def prover_calls() -> None:
+    print("| case | status | seconds | boxes |")
+    print("|---|---|---:|---:|")
     for name, rel, dom in CASES:
         t = time.perf_counter()
-        r = prove(rel, dom, timeout=30)
-        print(f"{name:28s} {r.status:13s} {time.perf_counter() - t:8.2f} {r.certificate.get('boxes', 0):7d}")
+        r = prove(rel, dom, timeout=60)
+        print(f"| {name} | {r.status} | {time.perf_counter() - t:.2f} | {r.certificate.get('boxes', 0)} |",
+              flush=True)
+
+
+def lemma_8_plan() -> None:
+    from olr_verify.checks.lemmas_core import lemma_8
+    from olr_verify.outcome import Context
+
+    with tempfile.TemporaryDirectory() as tmp:
+        t = time.perf_counter()
+        out = lemma_8(Context(out_dir=Path(tmp), quick=True, seed=1))
+        print(f"\n000 Lemma 8 over the whole plane by its proof plan "
+              f"({len(out.evidence['proof_plan'])} steps): {out.status} in {time.perf_counter() - t:.2f} s")
+
+
+def registry(quick: bool) -> None:
+    from olr_verify import runner
+
+    with tempfile.TemporaryDirectory() as tmp:
+        t = time.perf_counter()
+        res = runner.run(Path(tmp), quick=quick, jobs=min(2, os.cpu_count() or 1), progress=False,
+                         scalar_only=True)
+        wall = time.perf_counter() - t
+    counts = Counter(c["status"] for c in res["claims"])
+    slowest = sorted(res["claims"], key=lambda c: -c["seconds"])[:3]
+    print(f"| {'quick' if quick else 'full'} | {len(res['claims'])} | {wall:.1f} | "
+          + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + " | "
+          + ", ".join(f"`{c['id']}` {c['seconds']:.0f} s" for c in slowest) + " |", flush=True)
+
+
+def main() -> None:
+    prover_calls()
+    lemma_8_plan()
+    if "--no-registry" not in sys.argv:
+        print("\nScalar registry (`olr-verify run` on scalar inequalities and identities, 2 jobs):\n")
+        print("| mode | claims | wall s | statuses | slowest |")
+        print("|---|---:|---:|---|---|")
+        registry(quick=True)
+        registry(quick=False)
 
 
 if __name__ == "__main__":

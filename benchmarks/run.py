@@ -43,6 +43,12 @@ def main(argv: list[str] | None = None) -> int:
                         else f"benchmark failed (exit {proc.returncode}):\n\n```\n{proc.stderr[-2000:]}\n```"})
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    previous = out / "benchmarks.json"
+    if args.names and previous.exists():  # a partial run keeps the other benchmarks' last numbers
+        ran = {e["name"] for e in entries}
+        kept = [e for e in json.loads(previous.read_text(encoding="utf-8")).get("benchmarks", [])
+                if e["name"] not in ran]
+        entries = sorted(kept + entries, key=lambda e: e["name"])
     record = {"generated": datetime.now(timezone.utc).isoformat(timespec="seconds"),
               "machine": f"{platform.machine()}, {platform.python_implementation()} {platform.python_version()}",
               "benchmarks": entries}

@@ -76,6 +76,55 @@ def claim_details(c: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _tails_text(tails: Any) -> str:
+    if isinstance(tails, str):
+        return tails
+    out = []
+    for t in tails or []:
+        args = "; ".join(a.split(":")[0] for a in t.get("argument", [])) or "none"
+        out.append(f"{t['var']} {t['range']}: {args}{'' if t.get('proved') else ' (NOT certified)'}")
+    return "<br>".join(dict.fromkeys(out)) or "no unbounded variable"
+
+
+def _bracket_text(ev: dict[str, Any]) -> str:
+    for key, value in ev.items():
+        if key.startswith("optimal_constant") and isinstance(value, dict) and "bracket" in value:
+            br = value["bracket"]
+            star = str(br.get("c_star", ""))[:12]
+            safe, bad = br.get("safe", {}), br.get("unsafe", {})
+            return (f"{key.replace('optimal_constant', 'best').strip('_')}: {star}…; {safe.get('status')} at "
+                    f"{safe.get('c')}, {bad.get('status')} at {bad.get('c')}"
+                    + ("" if br.get("bracketed") else " (not bracketed)"))
+    return ""
+
+
+def prover_section(claims: list[dict[str, Any]]) -> list[str]:
+    """One row per claim decided by a direct prover call or a proof plan: boxes, closers, tails, constants."""
+    rows = []
+    for c in claims:
+        ev = c.get("evidence", {})
+        cert, plan, br = ev.get("certificate"), ev.get("proof_plan"), _bracket_text(ev)
+        if isinstance(plan, dict):
+            proved = sum(1 for v in plan.values() if v.get("status") == "proved")
+            rows.append((c, f"proof plan: {proved}/{len(plan)} steps proved", "covered by the plan's case split",
+                         br))
+            continue
+        if not isinstance(cert, dict):
+            if br:
+                rows.append((c, c["method"], "", br))
+            continue
+        closers = ", ".join(f"{k} {v}" for k, v in sorted(cert.get("closers", {}).items()))
+        how = f"{cert.get('boxes', 0)} boxes; {closers}" + (f"; proved box only {cert['proved_box']}"
+                                                             if cert.get("proved_box") else "")
+        rows.append((c, how, _tails_text(cert.get("tails")), br))
+    if not rows:
+        return []
+    lines = ["| id | status | core certificate | tails | optimal constant |", "|---|---|---|---|---|"]
+    for c, how, tails, br in rows:
+        lines.append(f"| `{c['id']}` | {BADGE[c['status']]} | {_cell(how)} | {tails} | {_cell(br)} |")
+    return lines
+
+
 def paper_section(seed: str, claims: list[dict[str, Any]], paper: dict[str, Any]) -> list[str]:
     lines = [f"## {seed} — {paper.get('title', '')}", "", f"*{paper.get('authors', '')}*", ""]
     if paper.get("notes"):
@@ -118,6 +167,13 @@ def render(results: dict[str, Any]) -> str:
         lines += ["", "## Refuted claims at a glance", ""]
         lines += [f"- `{c['id']}` ({c['title']}) — {c['method']}; counterexample `{c['counterexample']}`"
                   for c in refuted]
+    prover_rows = prover_section(claims)
+    if prover_rows:
+        lines += ["", "## Scalar lemmas: prover certificates", "",
+                  "Claims decided by one `prove()` call or by a proof plan (every step an arb certificate or an "
+                  "exact sympy identity). Tails: how each unbounded end was certified (see "
+                  "`olr_verify/prover/tails.py`). Optimal constant: best value at 50 digits (evidence), then "
+                  "the prover at a rational on each side.", ""] + prover_rows
     for extra in results.get("sections", []):
         lines += ["", f"## {extra['title']}", "", extra["markdown"]]
     for seed in sorted({c["id"][:3] for c in claims}):

@@ -138,3 +138,35 @@ def corollary_2_substitution(ctx: Context) -> Outcome:
 
 
 _ = parse
+
+
+@check("001:lemma-6/step-1/binary")
+def lemma_6_step_1_binary(ctx: Context) -> Outcome:
+    """Binary logistic loss l(theta) = f(y theta^T x), f(z) = log(1+e^{-z}): generalized self-concordance.
+
+    D^3 l[h,h,g] = y^3 f'''(m) (x^T h)^2 (x^T g) and D^2 l[h,h] = f''(m) (x^T h)^2 (exact, sympy, d = 2 with
+    symbolic entries); |f'''| <= f'' on R (prover); |x^T g| <= ||x|| ||g|| <= R ||g|| (Cauchy-Schwarz), so the
+    coefficient is R for the binary loss, inside the 2R of the multiclass statement."""
+    import sympy as sp
+
+    t1, t2, x1, x2, h1, h2, g1, g2, y, s, r = sp.symbols("t1 t2 x1 x2 h1 h2 g1 g2 y s r", real=True)
+    m = y * (t1 * x1 + t2 * x2)
+    ell = sp.log(1 + sp.exp(-m))
+    along = ell.subs({t1: t1 + s * h1 + r * g1, t2: t2 + s * h2 + r * g2})
+    third = sp.diff(along, s, 2, r).subs({s: 0, r: 0})
+    second = sp.diff(along, s, 2).subs({s: 0, r: 0})
+    z = sp.Symbol("z", real=True)
+    f = sp.log(1 + sp.exp(-z))
+    xh, xg = x1 * h1 + x2 * h2, x1 * g1 + x2 * g2
+    box = {n: ("-2", "2") for n in ("t1", "t2", "x1", "x2", "h1", "h2", "g1", "g2")} | {"y": ("1", "1")}
+    return combine([
+        ("D^3 l[h,h,g] = y^3 f'''(m) (x.h)^2 (x.g)",
+         identity(third, y**3 * sp.diff(f, z, 3).subs(z, m) * xh**2 * xg, box, ctx)),
+        ("D^2 l[h,h] = y^2 f''(m) (x.h)^2", identity(second, y**2 * sp.diff(f, z, 2).subs(z, m) * xh**2, box, ctx)),
+        ("|f'''(z)| <= f''(z) for all real z",
+         inequality("Abs(exp(z)*(exp(z)-1)/(1+exp(z))**3) <= exp(z)/(1+exp(z))**2", {"z": ("-oo", "oo")}, ctx,
+                    reading="f'' = e^z/(1+e^z)^2, f''' = e^z(e^z-1)/(1+e^z)^3 up to sign; ratio |tanh(z/2)| <= 1")),
+        ("f''/f'^2 = e^z (exp-concavity ratio)",
+         identity(sp.diff(f, z, 2) / sp.diff(f, z) ** 2, sp.exp(z), {"z": ("-8", "8")}, ctx)),
+    ], method="exact sympy derivatives + arb prover; Cauchy-Schwarz |x.g| <= R||g|| (cited) closes it",
+        extra={"conclusion": "|D^3 l[h,h,g]| <= R ||g|| D^2 l[h,h] for ||x|| <= R, y = +-1 (y^2 = 1)"})

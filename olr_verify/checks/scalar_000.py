@@ -50,7 +50,7 @@ def lemma_5_step_1(ctx: Context) -> Outcome:
 def equation_25(ctx: Context) -> Outcome:
     """(25): xi'(a) <= 0 for a <= b and >= 0 for a >= b, i.e. (a-b) xi'(a) >= 0."""
     rel = f"(a-b)*{XI_PRIME} >= 0"
-    return inequality(rel, LEMMA5_DOMAIN, ctx,
+    return inequality(rel, LEMMA5_DOMAIN, ctx, prover_seconds=40.0,
                       reading=C_READING + "; the two cases of (25) are the one relation (a-b) xi'(a) >= 0")
 
 
@@ -289,7 +289,7 @@ def claim_3(ctx: Context) -> Outcome:
 @check("000:equation-8")
 def equation_8(ctx: Context) -> Outcome:
     rel = LEMMA5_ETA.format(eta="Min(1/(4*C), exp(-C))/2")
-    return inequality(rel, {"C": ("1/10", "10"), "a": ("-C", "C"), "b": ("-C", "C")}, ctx,
+    return inequality(rel, {"C": ("1/10", "10"), "a": ("-C", "C"), "b": ("-C", "C")}, ctx, prover_seconds=40.0,
                       reading="d-dim (8) reduces to a = y theta^T x, b = y thetahat^T x in [-C, C], C = BR, G = R "
                               "(so GB = C), alpha = e^{-C} (000:claim-3), eta = min{1/(4C), e^{-C}}/2")
 

@@ -166,6 +166,7 @@ def lemma_3_3_case_iii(ctx: Context) -> Outcome:
         ("increasing for v^2 >= 1/(1+a)", inequality("(1+a)**2/(4*a) - 1/(4*a*w**2) >= 0", {"a": ("0", "1"), "w": ("1/(1+a)", "oo")}, ctx)),
         ("B(gamma*^2) <= 1/(1-a) on the case range",
          inequality("(a-1)/(2*a) + w*(1+a)**2/(4*a) + 1/(4*a*w) <= 1/(1-a)", {"a": ("1/100", "99/100"), "w": ("1/(1+a)", "1/(1-a)")}, ctx,
+                    prover_seconds=40.0,
                     reading="a = 9/(8 alpha) in (0,1); checked for a in [1/100, 99/100]")),
     ])
 

@@ -293,8 +293,12 @@ def search(relation: str, domain: dict[str, tuple[str, str]], ctx: Context, n: i
     return None, int(ok.sum()), float(np.min(s[ok]))
 
 
+PROVER_SECONDS = 10.0  # full mode; the few relations that need longer pass ``prover_seconds``
+PROVER_SECONDS_QUICK = 2.5
+
+
 def inequality(relation: str, domain: dict[str, tuple[str, str]], ctx: Context, *, reading: str = "",
-               use_prover: bool = True) -> Outcome:
+               use_prover: bool = True, prover_seconds: float | None = None) -> Outcome:
     """Decide a scalar relation over ``domain``: the prover first, a confirmed search second."""
     t0 = time.perf_counter()
     ev: dict[str, Any] = {"relation": relation, "domain": {k: list(v) for k, v in domain.items()}}
@@ -305,7 +309,7 @@ def inequality(relation: str, domain: dict[str, tuple[str, str]], ctx: Context, 
         kwargs: dict[str, Any] = {}
         params = inspect.signature(prove).parameters
         if "timeout" in params:
-            kwargs["timeout"] = 2.5 if ctx.quick else 20.0
+            kwargs["timeout"] = PROVER_SECONDS_QUICK if ctx.quick else (prover_seconds or PROVER_SECONDS)
         try:
             res = prove(relation, domain, **kwargs)
         except Exception as exc:  # the prover's refusal is reported, then we fall back to search

@@ -25,6 +25,10 @@ Certificate (JSON-serialisable dict)
 - ``dependent_bounds``: constraints such as ``a <= C``;
 - ``logistic_rewrites``: exact rewrites to ``Softplus(u) = log(1+e^u)``, ``Sigmoid(u) = 1/(1+e^-u)``
   (their derivatives have no cancelling parts);
+- ``free_elimination`` + ``reduced``: a variable that no other bound mentions, with a certified sign
+  of ``d s/d x`` on the whole domain, is replaced by the end of its range where s is smallest (that
+  end may be infinite on the other side or an expression, e.g. ``p >= (e^a-1)/a``); ``reduced`` is
+  the certificate of the smaller problem;
 - ``monotone_elimination`` + ``pieces``: a variable x with constant bounds and a certified sign of
   ``d s/d x`` on the whole domain is replaced by its least (greatest) admissible value, a Max (Min)
   of linear forms of one variable; each piece is a sub-certificate with the keys below;
@@ -33,12 +37,14 @@ Certificate (JSON-serialisable dict)
 - ``touching_manifolds``: exact sympy facts ``s = d_i s = 0`` on ``x_i = x_j``;
 - ``regions``: one entry per region (the core is split where an ``Abs`` changes sign) with
   ``box``, ``boxes`` (count), ``closers`` {name: count} (interval, taylor1, manifold,
-  touching_point, monotone_face, outside_domain; see :mod:`olr_verify.prover.bnb`),
+  touching_point, monotone_face, zero_face, outside_domain; see :mod:`olr_verify.prover.bnb`),
   ``touching_points`` (exact points with s = grad s = 0 and the box where the Hessian is
   positive definite), ``abs_split``, ``closed``;
 - ``boxes``, ``closers``: totals;
 - ``tails``: per unbounded end ``{var, side, range, argument, boxes, proved}`` (see
-  :mod:`olr_verify.prover.tails`), or a string saying why tails were not attempted;
+  :mod:`olr_verify.prover.tails` and :mod:`olr_verify.prover.shrink`), or a string saying why tails
+  were not attempted. With one unbounded variable the cut grows (8, 16, 32) until both tails are
+  certified, and the core box grows with it;
 - ``proved_box``: present when only the bounded core was proved (status "verified");
 - ``refutation``/``slack_upper_bound``: how a counterexample was found and confirmed;
 - ``reason``/``search``: why the result is not "proved" and what was searched.

@@ -11,8 +11,12 @@ on all of it:
                       ``d_ii s >= 0`` on the hull of X_i and X_j closes the box;
 - ``touching_point``  an exact point p in the box with s(p) = 0 and grad s(p) = 0 (checked by
                       sympy), and the interval Hessian positive definite on the box (Gershgorin);
+                      with one free coordinate: the first derivatives up to order m-1 vanish at p
+                      exactly and the m-th (m even, up to 8) is >= 0 on the box (Lagrange remainder);
 - ``monotone_face``   a partial derivative has a certain sign on the box, so the box reduces to
                       the face where s is smallest (that face is then processed as a box);
+- ``zero_face``       on a face (fixed coordinates) s is identically 0: sympy reduces s with the
+                      fixed values substituted to 0 exactly (non-strict relations only);
 - ``outside_domain``  a dependent bound (e.g. ``a <= C``) certainly fails on the box.
 
 A box whose centre is an exact domain point with certainly negative slack gives a refutation.
@@ -63,6 +67,7 @@ class Slack:
         self._grad: dict[int, object] = {}
         self._hess: dict[tuple[int, int], object] = {}
         self.constraints = constraints  # list of compiled g (g >= 0 inside the domain)
+        self._face_zero: dict = {}
         self.manifolds = list(manifolds)  # (i, j, compiled d_ii s)
         self._zero_cache: dict = {}
 
@@ -98,6 +103,36 @@ class Slack:
     def inside(self, env) -> bool:
         return all(g(env).certainly_ge0() for g in self.constraints)
 
+    FACE_TRIES = 64  # distinct faces tried by sympy per region (each costs a cancel)
+
+    def face_zero(self, b) -> bool:
+        """s is identically 0 on the face where the fixed coordinates of ``b`` hold (sympy, exact)."""
+        fixed = tuple((i, lo) for i, (lo, hi) in enumerate(b) if lo == hi)
+        if not fixed:
+            return False
+        key = tuple((i, (int(v.p), int(v.q))) for i, v in fixed)
+        if key not in self._face_zero:
+            if len(self._face_zero) >= self.FACE_TRIES:
+                return False
+            if self._nonzero_somewhere(b):
+                self._face_zero[key] = False
+                return False
+            val = self.expr.subs({self.syms[i]: sp.Rational(int(v.p), int(v.q)) for i, v in fixed}).rewrite(sp.exp)
+            try:
+                self._face_zero[key] = val == 0 or sp.cancel(sp.together(sp.expand(val))) == 0
+            except Exception:
+                self._face_zero[key] = False
+        return self._face_zero[key]
+
+    def _nonzero_somewhere(self, b) -> bool:
+        """Cheap screen: s is certainly nonzero at one of three points of the face (then not identically 0)."""
+        for frac in (fmpq(1, 3), fmpq(1, 2), fmpq(5, 7)):
+            pt = [lo + (hi - lo) * frac for lo, hi in b]
+            iv = self.f(self.point_env(pt))
+            if iv.certainly_gt0() or iv.certainly_lt0():
+                return True
+        return False
+
     def exact_zero(self, expr, pt) -> bool:
         try:
             iv = compile_expr(expr)(self.point_env(pt))
@@ -110,7 +145,7 @@ class Slack:
         if val == 0:
             return True
         try:
-            return sp.simplify(val) == 0
+            return sp.simplify(val.rewrite(sp.exp)) == 0
         except Exception:
             return False
 
@@ -164,6 +199,10 @@ class BnB:
         free = [i for i, (lo, hi) in enumerate(b) if lo != hi]
         if not free:
             return self._point_box(b)
+        if not s.strict and len(free) < len(b) and enc.lo is not None and not enc.certainly_gt0() \
+                and s.face_zero(b):
+            self._close("zero_face")
+            return True
         c = [(lo + hi) / 2 for lo, hi in b]
         grads = {}
         for i in free:
@@ -229,6 +268,14 @@ class BnB:
             return True
         return False
 
+    def _touching_1d(self, b, i, p, env) -> bool:
+        m = _touching_1d_closes(self.s, b, i, p, env)
+        if m is None:
+            return False
+        self.touching.append({self.s.names[k]: q_str(v) for k, v in enumerate(p)}
+                             | {"box": box_str(b, self.s.names), "order": m})
+        return True
+
     def _touching(self, b, free) -> bool:
         s = self.s
         p = [lo if lo == hi else f2q(simplest_between(q2f(lo), q2f(hi))) for lo, hi in b]
@@ -244,6 +291,8 @@ class BnB:
                 raise Refuted(dict(zip(s.names, p)))
             return False
         env = s.env(b)
+        if len(free) == 1 and self._touching_1d(b, free[0], p, env):
+            return True
         h = {}
         for a in free:
             for c in free:
@@ -269,12 +318,33 @@ class BnB:
         return True
 
 
+TOUCH_ORDERS = (2, 4, 6, 8)
+
+
+def _touching_1d_closes(s: Slack, b, i, p, env) -> int | None:
+    """Order m of a closed 1-D touching point: s^(j)(p) = 0 exactly for 1 <= j < m (sympy) and
+    s^(m) >= 0 on the box, m even, so s(x) = s^(m)(xi) (x - p)^m / m! >= 0 (Lagrange remainder)."""
+    x = s.syms[i]
+    d = s.expr
+    for m in range(1, TOUCH_ORDERS[-1] + 1):
+        d = sp.diff(d, x)
+        if m % 2 == 0:
+            try:
+                if compile_expr(d)(env).certainly_ge0():
+                    return m
+            except Unsupported:
+                return None
+        if not s.exact_zero(d, p):
+            return None
+    return None
+
+
 def _manifold_closes(man, b, env, free, names) -> bool:
     """``d_ii s >= 0`` where x_i runs over the hull of X_i and X_j (the other variables fixed).
 
     ``man`` is ``(i, j, dii)`` (box coordinates are the original variables) or
     ``(name_i, name_j, dii, maps)`` where ``maps[name](env)`` encloses the original variable
-    ``name`` on a box of reparametrised coordinates (see ``core._reparametrise``).
+    ``name`` on a box of reparametrised coordinates (see ``reduce.reparametrise``).
     """
     if len(man) == 3:
         i, j, dii = man

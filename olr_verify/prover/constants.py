@@ -81,7 +81,7 @@ def bracket(template: str, domain, c_star: str, *, safe: str = "below", rel: str
         r = prove(_subst(template, c), domain, timeout=timeout, **options)
         out[key] = {"c": str(c), "status": r.status, "counterexample": r.counterexample,
                     "seconds": round(r.seconds, 3), "boxes": r.certificate.get("boxes")}
-    out["bracketed"] = out["safe"]["status"] in ("proved", "verified") and out["unsafe"]["status"] == "refuted"
+    out["bracketed"] = out["safe"]["status"] == "proved" and out["unsafe"]["status"] == "refuted"
     return out
 
 

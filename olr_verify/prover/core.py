@@ -1,19 +1,20 @@
 """``prove(relation, domain, **options) -> ProofResult``: the orchestration.
 
-1. parse (exact rationals), rewrite removable singularities ``(e^u-1)/u -> Exprel(0, u)``;
+1. parse (exact rationals); a term ``-M |u|``, ``-M Max(..)`` or ``M Min(..)`` (M >= 0) makes one
+   relation per alternative (``reduce.split_term``);
+   rewrite removable singularities ``(e^u-1)/u -> Exprel(0, u)``;
 2. quick seeded search for a counterexample (confirmed in arb at 200 bits);
-3. split the domain where ``Abs`` of a one-variable linear form changes sign (each region gets
-   an ``Abs``-free slack), detect touching manifolds ``x_i = x_j`` exactly with sympy;
-4. branch-and-bound on the bounded core (unbounded ends cut at ``+-cut``);
-5. tails of the one unbounded variable (``tails.TailProver``); two or more unbounded variables:
-   the core is proved and the status is ``verified``;
+3. exact reductions (:mod:`olr_verify.prover.reduce`): monotone elimination of free variables and
+   of variables others depend on, reparametrisation of dependent bounds; split the domain where
+   ``Abs`` of a one-variable linear form changes sign, detect touching manifolds ``x_i = x_j``;
+4. tails of the one unbounded variable (``tails.TailProver``) at a cut that grows until they are
+   certified; two or more unbounded variables: only the core is proved (status ``verified``);
+5. branch-and-bound on the bounded core (unbounded ends cut at ``+-cut``);
 6. a longer search when undecided.
 """
 from __future__ import annotations
 
 import dataclasses
-import itertools
-import math
 import time
 from fractions import Fraction
 from typing import Any
@@ -22,9 +23,12 @@ import sympy as sp
 from flint import arb, ctx, fmpq
 
 from olr_verify.prover import refute
-from olr_verify.prover.bnb import BnB, Budget, Refuted, Slack, box_str, q_str
-from olr_verify.prover.enclose import Iv, Unsupported, compile_expr, to_fmpq
+from olr_verify.prover.bnb import BnB, Budget, Refuted, Slack, box_str
+from olr_verify.prover.enclose import Iv, Unsupported, compile_expr
 from olr_verify.prover.parse import parse_domain, parse_relation
+from olr_verify.prover.reduce import (arb_to_fmpq, back, bounding_box, dependent_constraints, domain_env,
+                                      eliminate_free, eliminate_monotone, identically_zero, lift, manifolds,
+                                      regions, reparametrise, split_term)
 from olr_verify.prover.special import rewrite, rewrite_logistic
 from olr_verify.prover.tails import TailProver
 
@@ -48,120 +52,6 @@ def _point_str(point: dict) -> dict[str, str]:
     return out
 
 
-def _constraints(variables):
-    """Compiled ``g >= 0`` for each bound that depends on earlier variables."""
-    out, text = [], []
-    for v in variables:
-        if v.lo.free_symbols:
-            out.append(compile_expr(v.symbol - v.lo))
-            text.append(f"{v.name} >= {v.lo}")
-        if v.hi.free_symbols:
-            out.append(compile_expr(v.hi - v.symbol))
-            text.append(f"{v.name} <= {v.hi}")
-    return out, text
-
-
-def _bounding_box(variables, cut: fmpq):
-    """Constant rational bounds for every variable (dependent bounds enclosed), infinite ends cut."""
-    env: dict[str, Iv] = {}
-    box, unbounded = [], []
-    for v in variables:
-        ends = []
-        for bound, side in ((v.lo, -1), (v.hi, +1)):
-            if bound in (sp.oo, -sp.oo):
-                ends.append(cut * side)
-                unbounded.append((v.name, side))
-                continue
-            if bound.is_Rational:
-                ends.append(to_fmpq(bound))
-                continue
-            iv = compile_expr(bound)(env) if bound.free_symbols else compile_expr(bound)({})
-            if not iv.bounded():
-                raise ValueError(f"bound {bound} of {v.name} is not bounded on the box")
-            end = iv.lo if side < 0 else iv.hi
-            mid, rad = end.mid(), end.rad()
-            q = _arb_to_fmpq(mid) + side * _arb_to_fmpq(arb(rad))
-            ends.append(q)
-        box.append((ends[0], ends[1]))
-        env[v.name] = Iv(arb(ends[0]), arb(ends[1]))
-    return box, unbounded
-
-
-def _arb_to_fmpq(x: arb) -> fmpq:
-    m, e = x.mid().man_exp()
-    m, e = int(m), int(e)
-    return fmpq(m * 2**e) if e >= 0 else fmpq(m, 2**(-e))
-
-
-def _abs_splits(expr, syms):
-    """(variable index, split point) for each Abs(linear form of one variable)."""
-    splits = set()
-    for a in expr.atoms(sp.Abs):
-        arg = a.args[0]
-        fs = arg.free_symbols
-        if len(fs) != 1:
-            continue
-        x = next(iter(fs))
-        p = sp.Poly(arg, x) if arg.is_polynomial(x) else None
-        if p is None or p.degree() != 1:
-            continue
-        root = sp.solve(arg, x)[0]
-        if root.is_Rational:
-            splits.add((syms.index(x), root))
-    return sorted(splits, key=lambda t: (t[0], t[1]))
-
-
-def _regions(expr, syms, box):
-    """Sub-boxes on which every split ``Abs`` has a constant sign, with the Abs-free slack."""
-    splits = [(i, r) for i, r in _abs_splits(expr, syms) if box[i][0] < to_fmpq(r) < box[i][1]]
-    if not splits:
-        return [(box, expr, [])]
-    out = []
-    for signs in itertools.product((-1, 1), repeat=len(splits)):
-        b = list(box)
-        e = expr
-        notes = []
-        for (i, r), sg in zip(splits, signs):
-            q = to_fmpq(r)
-            lo, hi = b[i]
-            b[i] = (max(lo, q), hi) if sg > 0 else (lo, min(hi, q))
-            x = syms[i]
-            for a in list(e.atoms(sp.Abs)):
-                if a.args[0].free_symbols == {x}:
-                    lin = a.args[0]
-                    # sign of lin on this side: lin is increasing in x iff its coefficient > 0
-                    coef = sp.diff(lin, x)
-                    e = e.subs(a, lin if (coef > 0) == (sg > 0) else -lin)
-            notes.append(f"{x} {'>=' if sg > 0 else '<='} {r}")
-        if b[0] is not None and all(lo <= hi for lo, hi in b):
-            out.append((b, e, notes))
-    return out
-
-
-def _manifolds(expr, syms):
-    """Pairs (i, j) with s = 0 and d_i s = 0 identically on x_i = x_j (decided by sympy)."""
-    out = []
-    for i, j in itertools.permutations(range(len(syms)), 2):
-        xi, xj = syms[i], syms[j]
-        if xi not in expr.free_symbols or xj not in expr.free_symbols:
-            continue
-        on = expr.subs(xi, xj)
-        # cheap numeric screen before simplify
-        try:
-            vals = [complex(on.subs({s: sp.Rational(k + 2, 7 + k) for k, s in enumerate(syms)}).evalf(20))]
-        except Exception:
-            continue
-        if any(abs(v) > 1e-12 for v in vals):
-            continue
-        if sp.simplify(on) != 0:
-            continue
-        if sp.simplify(sp.diff(expr, xi).subs(xi, xj)) != 0:
-            continue
-        out.append((i, j))
-        break
-    return out
-
-
 TIMEOUT_CAP: float | None = None  # set by `olr-verify run --quick`: caps every call's timeout (reduced budget)
 
 
@@ -177,6 +67,11 @@ def prove(relation: str, domain: dict[str, tuple[str, str]], *, timeout: float =
     names = [v.name for v in variables]
     syms = [v.symbol for v in variables]
     raw_slack, strict, _ = parse_relation(relation, names)
+    split = split_term(raw_slack)
+    if split is not None:
+        return _prove_split(relation, raw_slack, split, strict, variables, domain, t0, deadline,
+                                dict(max_boxes=max_boxes, cut=cut, prec=prec, search=search, seed=seed,
+                                     max_tail_depth=max_tail_depth))
     slack, n_rewrites = rewrite(raw_slack)
     cert: dict[str, Any] = {
         "relation": relation, "slack": sp.sstr(raw_slack), "strict": strict,
@@ -212,152 +107,80 @@ def prove(relation: str, domain: dict[str, tuple[str, str]], *, timeout: float =
         ctx.prec = old_prec
 
 
-def _reparametrise(slack, variables):
-    """Dependent bounds removed by an affine change of variable (exact, sympy).
-
-    ``x in [lo(y), hi(y)]`` becomes ``x = lo + (hi - lo) t`` with ``t in [0, 1]`` (``x = lo + t`` or
-    ``x = hi - t`` with ``t >= 0`` when the other end is infinite). The new box is a product, so
-    every closer (face reductions included) acts on domain points only; where ``hi < lo`` the map
-    covers a superset of the (empty) slice, which keeps a proof sound, and a counterexample is
-    mapped back and re-checked in the original domain.
-    Returns (new slack, new variables, {original name: expr of new symbols}, text) or None.
-    """
-    from olr_verify.prover.parse import Var
-
-    if not any(v.lo.free_symbols or v.hi.free_symbols for v in variables):
-        return None
-    taken = {v.name for v in variables}
-    subs: dict = {}  # original symbol -> expression in new symbols
-    new_vars, maps, text = [], {}, []
-    for v in variables:
-        lo, hi = v.lo.subs(subs), v.hi.subs(subs)
-        if not (v.lo.free_symbols or v.hi.free_symbols):
-            new_vars.append(Var(v.name, v.symbol, lo, hi))
-            subs[v.symbol] = v.symbol
-            maps[v.name] = v.symbol
+def _prove_split(relation, raw_slack, split, strict, variables, domain, t0, deadline, options):
+    """``s = min_i s_i`` (:func:`reduce.split_term`): each ``s_i`` proved; a counterexample of one
+    part is re-checked on the original slack."""
+    text, parts_slack = split
+    op = ">" if strict else ">="
+    cert: dict[str, Any] = {"relation": relation, "slack": sp.sstr(raw_slack), "strict": strict,
+                            "domain": {k: [str(a), str(b)] for k, (a, b) in domain.items()}, "term_split": text}
+    parts, statuses = [], []
+    for part in parts_slack:
+        rel = f"{sp.sstr(part)} {op} 0"
+        if part.is_positive or (not strict and part.is_nonnegative):
+            parts.append({"relation": rel, "status": "proved", "closers": {"sympy_sign": 1}, "boxes": 0})
+            statuses.append("proved")
             continue
-        tname = v.name + "_t"
-        while tname in taken:
-            tname += "_"
-        taken.add(tname)
-        t = sp.Symbol(tname, real=True)
-        if lo not in (-sp.oo,) and hi not in (sp.oo,):
-            x = lo + (hi - lo) * t
-            new_vars.append(Var(tname, t, sp.Integer(0), sp.Integer(1)))
-            rng = "[0, 1]"
-        elif lo is -sp.oo:
-            x = hi - t
-            new_vars.append(Var(tname, t, sp.Integer(0), sp.oo))
-            rng = "[0, oo)"
-        else:
-            x = lo + t
-            new_vars.append(Var(tname, t, sp.Integer(0), sp.oo))
-            rng = "[0, oo)"
-        subs[v.symbol] = x
-        maps[v.name] = x
-        text.append(f"{v.name} = {sp.sstr(x)}, {tname} in {rng}")
-    return slack.subs(subs, simultaneous=True), new_vars, maps, text
-
-
-def _back(point: dict, maps: dict) -> dict:
-    """A point of reparametrised coordinates mapped to the original variables (exact)."""
-    sub = {sp.Symbol(k, real=True): sp.Rational(int(v.p), int(v.q)) if hasattr(v, "p") else sp.Rational(str(v))
-           for k, v in point.items()}
-    out = {}
-    for name, e in maps.items():
-        r = sp.Rational(e.subs(sub))
-        out[name] = fmpq(int(r.p), int(r.q))
-    return out
-
-
-def _eliminate_monotone(slack, variables):
-    """Exact reduction: a variable x with constant bounds [L, U] on which s is monotone.
-
-    When ``d s/d x >= 0`` (enclosure on the whole bounding box, unbounded ends included), for
-    fixed other variables s is smallest at the least admissible x, ``x* = Max(L, lower bounds
-    from the dependent constraints)`` (constraints linear in x with a constant coefficient, e.g.
-    ``a <= C`` gives ``C >= a``); ``<= 0``: the largest, ``Min(U, ...)``. The remaining variables
-    get the hull of their bounds over ``x in [L, U]`` (a superset of the projected domain), and
-    ``[x*, x]`` lies in [L, U], so ``s(x, .) >= s(x*, .)``. ``x*`` is a Max/Min of linear forms of
-    one variable y; y's range is split where the winner changes (exact rational crossings).
-    Returns a list of pieces ``(slack, variables, text)`` or None.
-    """
-    from olr_verify.prover.parse import Var
-
-    for k, xv in enumerate(variables):
-        x = xv.symbol
-        if xv.lo.free_symbols or xv.hi.free_symbols or xv.lo in (-sp.oo,) or xv.hi in (sp.oo,):
-            continue
-        deps = [v for v in variables[k + 1:] if x in v.lo.free_symbols or x in v.hi.free_symbols]
-        if not deps or any((v.lo.free_symbols | v.hi.free_symbols) - {x} for v in deps):
-            continue
-        box, _ = _bounding_box(variables, fmpq(10**6))
-        env = {v.name: Iv(arb(lo), arb(hi)) for v, (lo, hi) in zip(variables, box)}
-        for v, (lo, hi) in zip(variables, box):
-            if v.lo is -sp.oo:
-                env[v.name] = Iv(-math.inf, env[v.name].hi)
-            if v.hi is sp.oo:
-                env[v.name] = Iv(env[v.name].lo, math.inf)
         try:
-            d = compile_expr(sp.diff(slack, x))(env)
-        except Unsupported:
+            res = prove(rel, domain, timeout=max(0.1, deadline - time.perf_counter()), **options)
+        except ValueError as exc:  # sympy decided the part's relation while parsing it
+            parts.append({"relation": rel, "status": "inconclusive", "reason": str(exc)[:200]})
+            statuses.append("inconclusive")
             continue
-        up = d.certainly_ge0()
-        if not (up or d.certainly_le0()):
-            continue
-        cands, ok = [xv.lo if up else xv.hi], True
-        for v in deps:  # constraints g >= 0: v - lo(x) >= 0 and hi(x) - v >= 0
-            for g in ([v.symbol - v.lo] if v.lo.free_symbols else []) + ([v.hi - v.symbol] if v.hi.free_symbols else []):
-                coef = sp.diff(g, x)
-                if not coef.is_Rational or coef == 0 or sp.diff(g, x, 2) != 0:
-                    ok = False
-                    break
-                bound = sp.expand(x - g / coef)  # g >= 0  <=>  x >= bound (coef > 0) or x <= bound
-                if (coef > 0) == up:
-                    cands.append(bound)
-        ys = set().union(*[c.free_symbols for c in cands])
-        if not ok or len(ys) != 1 or any(not c.is_polynomial() or sp.Poly(c, *ys).degree() > 1 for c in cands
-                                         if c.free_symbols):
-            continue
-        y = next(iter(ys))
-        lo_hi = {}
-        for v in deps:  # hull of the bounds over x in [L, U] (linear in x: the ends)
-            los = [v.lo.subs(x, xv.lo), v.lo.subs(x, xv.hi)]
-            his = [v.hi.subs(x, xv.lo), v.hi.subs(x, xv.hi)]
-            if any(sp.diff(b, x, 2) != 0 for b in (v.lo, v.hi)):
-                ok = False
-            lo_hi[v.name] = (sp.Min(*los), sp.Max(*his))
-        if not ok:
-            continue
-        rest = [Var(v.name, v.symbol, *lo_hi.get(v.name, (v.lo, v.hi))) for v in variables if v is not xv]
-        yv = next(v for v in rest if v.symbol == y)
-        if yv.lo.free_symbols or yv.hi.free_symbols:
-            continue
-        pts = {yv.lo, yv.hi}
-        for c1, c2 in itertools.combinations(cands, 2):
-            sol = sp.solve(sp.Eq(c1, c2), y) if (c1 - c2).free_symbols else []
-            pts.update(r for r in sol if r.is_Rational and (yv.lo is -sp.oo or r > yv.lo) and (yv.hi is sp.oo or r < yv.hi))
-        pts = sorted(pts, key=lambda r: float(r))
-        pieces = []
-        for p0, p1 in zip(pts, pts[1:]):
-            mid = (p0 + p1) / 2 if p0 is not -sp.oo and p1 is not sp.oo else (p1 - 1 if p0 is -sp.oo else p0 + 1)
-            vals = [c.subs(y, mid) for c in cands]
-            best = cands[vals.index(max(vals) if up else min(vals))]
-            vs = [Var(v.name, v.symbol, p0, p1) if v.symbol == y else v for v in rest]
-            pieces.append((slack.subs(x, best), vs, f"{x} = {best} for {y} in [{p0}, {p1}]", x, best))
-        text = (f"d s/d {x} {'>=' if up else '<='} 0 on the whole domain (enclosure), so s is smallest at "
-                f"{x} = {'Max' if up else 'Min'}{tuple(cands)}; {', '.join(f'{n} in [{a}, {b}]' for n, (a, b) in lo_hi.items())}")
-        return pieces, text
-    return None
+        parts.append({"relation": rel, "status": res.status, **{k: res.certificate.get(k) for k in
+                                                               ("boxes", "closers", "tails", "reason")}})
+        statuses.append(res.status)
+        if res.status == "refuted":
+            point = {k: fmpq(int(Fraction(v).numerator), int(Fraction(v).denominator))
+                     for k, v in res.counterexample.items()}
+            ok, val = refute.confirm(raw_slack, variables, point)
+            if ok:
+                cert.update(parts=parts, refutation="a part refuted, re-checked on the original slack",
+                            slack_upper_bound=val, seconds=round(time.perf_counter() - t0, 3))
+                return ProofResult("refuted", _point_str(point), time.perf_counter() - t0, cert)
+    cert["parts"] = parts
+    cert["boxes"] = sum(p.get("boxes") or 0 for p in parts)
+    cert["closers"] = _sum_closers([{"closers": p.get("closers") or {}} for p in parts])
+    cert["tails"] = [t for p in parts for t in (p.get("tails") or []) if isinstance(t, dict)]
+    status = ("proved" if all(s == "proved" for s in statuses) else
+              "verified" if all(s in ("proved", "verified") for s in statuses) else "inconclusive")
+    cert["seconds"] = round(time.perf_counter() - t0, 3)
+    return ProofResult(status, None, time.perf_counter() - t0, cert)
 
 
 def _prove_core(slack, strict, variables, syms, cert, result, deadline, max_boxes, cut, max_tail_depth,
                 search, seed):
-    elim = _eliminate_monotone(slack, variables)
+    if len(variables) > 1:
+        red_slack, red_vars, texts, subs = eliminate_free(slack, variables)
+        if texts:
+            cert["free_elimination"] = texts
+            if not strict and identically_zero(red_slack):
+                cert["reduced"] = "the reduced slack is identically 0 (sympy), so s >= 0 on the whole domain"
+                return result("proved")
+            sub: dict[str, Any] = {"domain": {v.name: [str(v.lo), str(v.hi)] for v in red_vars}}
+            status, point, _ = _prove_core(red_slack, strict, red_vars, [v.symbol for v in red_vars], sub,
+                                           lambda st, pt=None, _s=sub: (st, pt, _s), deadline, max_boxes, cut,
+                                           max_tail_depth, False, seed)
+            cert["reduced"] = sub
+            if status == "refuted":
+                full = lift(point, subs)
+                ok, val = refute.confirm(slack, variables, full)
+                if ok:
+                    cert["refutation"] = "reduced problem (free monotone elimination), re-checked in the original domain"
+                    cert["slack_upper_bound"] = val
+                    return result("refuted", {v.name: full[v.name] for v in variables})
+            for key in ("boxes", "closers", "tails"):
+                if key in sub:
+                    cert[key] = sub[key]
+            if status == "proved":
+                return result("proved")
+            return _undecided(slack, variables, cert, result, search, seed, f"reduced problem {status}",
+                              verified=status == "verified")
+    elim = eliminate_monotone(slack, variables)
     if elim is not None:
         pieces, text = elim
         cert["monotone_elimination"] = text
-        cert["dependent_bounds"] = _constraints(variables)[1]
+        cert["dependent_bounds"] = dependent_constraints(variables)[1]
         sub_certs, statuses, t_boxes = [], [], 0
         for pslack, pvars, ptext, x, best in pieces:
             sub: dict[str, Any] = {"piece": ptext, "domain": {v.name: [str(v.lo), str(v.hi)] for v in pvars}}
@@ -365,8 +188,12 @@ def _prove_core(slack, strict, variables, syms, cert, result, deadline, max_boxe
             def sub_result(status, point=None, _sub=sub):
                 return status, point, _sub
 
-            status, point, _ = _prove_core(pslack, strict, pvars, [v.symbol for v in pvars], sub, sub_result,
-                                           deadline, max_boxes, cut, max_tail_depth, False, seed)
+            if not strict and identically_zero(pslack):
+                sub["reason"] = "the slack of this piece is identically 0 (sympy)"
+                status, point = "proved", None
+            else:
+                status, point, _ = _prove_core(pslack, strict, pvars, [v.symbol for v in pvars], sub, sub_result,
+                                               deadline, max_boxes, cut, max_tail_depth, False, seed)
             t_boxes += sub.get("boxes", 0)
             sub_certs.append(sub)
             statuses.append(status)
@@ -397,13 +224,13 @@ def _prove_core(slack, strict, variables, syms, cert, result, deadline, max_boxe
                               verified=True)
         return _undecided(slack, variables, cert, result, search, seed, "a piece was not proved")
     orig_slack, orig_vars, orig_syms = slack, variables, syms
-    manifold_pairs = _manifolds(slack, syms)
+    manifold_pairs = manifolds(slack, syms)
     maps = None
-    rep = _reparametrise(slack, variables)
+    rep = reparametrise(slack, variables)
     if rep is not None:
         slack, variables, maps_expr, rtext = rep
         syms = [v.symbol for v in variables]
-        cert["dependent_bounds"] = [t for t in _constraints(orig_vars)[1]]
+        cert["dependent_bounds"] = [t for t in dependent_constraints(orig_vars)[1]]
         cert["reparametrisation"] = rtext
         maps = {n: compile_expr(e) for n, e in maps_expr.items()}
     return _prove_box(slack, strict, variables, syms, cert, result, deadline, max_boxes, cut, max_tail_depth,
@@ -423,22 +250,37 @@ def _scales(maps_expr, syms, box):
                 continue
             iv = compile_expr(sp.Abs(sp.diff(e, s)))(env)
             if iv.bounded():
-                out[k] = max(out[k], _arb_to_fmpq(iv.hi) + 1)
+                out[k] = max(out[k], arb_to_fmpq(iv.hi) + 1)
     return out
 
 
 def _prove_box(slack, strict, variables, syms, cert, result, deadline, max_boxes, cut, max_tail_depth,
                search, seed, orig_slack, orig_vars, orig_syms, manifold_pairs, maps, maps_expr):
     names = [v.name for v in variables]
-    constraints, ctext = _constraints(variables)
+    constraints, ctext = dependent_constraints(variables)
     if ctext:
         cert["dependent_bounds"] = ctext
-    box, unbounded = _bounding_box(variables, cut)
+    box, unbounded = bounding_box(variables, cut)
+    uvars = {n for n, _ in unbounded}
+    if uvars:  # one enclosure over the whole (unbounded) domain may already decide
+        try:
+            whole = compile_expr(slack)(domain_env(variables))
+        except ValueError:
+            whole = Iv.whole()
+        if whole.certainly_gt0() or (not strict and whole.certainly_ge0()):
+            cert.update(boxes=1, closers={"whole_domain_enclosure": 1},
+                        tails="the enclosure over the whole domain (infinite ends included) is >= 0")
+            return result("proved")
+    tails_ok, tails_cert = not uvars, []
+    if len(uvars) == 1:
+        cut, tails_cert, tails_ok = _certify_tails(slack, syms, names, variables, strict, constraints, deadline,
+                                                   cut, max_tail_depth)
+        box, unbounded = bounding_box(variables, cut)
     cert["core_box"] = box_str(box, names)
     regions_cert, total_boxes, all_closed = [], 0, True
     if manifold_pairs:
         cert["touching_manifolds"] = [f"{orig_syms[i]} = {orig_syms[j]}" for i, j in manifold_pairs]
-    for rbox, rexpr, notes in _regions(slack, syms, box):
+    for rbox, rexpr, notes in regions(slack, syms, box):
         mans = []
         for i, j in manifold_pairs:
             try:
@@ -454,7 +296,7 @@ def _prove_box(slack, strict, variables, syms, cert, result, deadline, max_boxes
         try:
             closed = bnb.run(rbox)
         except Refuted as r:
-            point = r.point if maps_expr is None else _back(r.point, maps_expr)
+            point = r.point if maps_expr is None else back(r.point, maps_expr)
             ok, val = refute.confirm(orig_slack, orig_vars, point)
             in_dom = maps_expr is None or refute.point_in_domain(point, orig_vars)  # box points are in the domain
             if ok or (strict and in_dom):
@@ -482,32 +324,44 @@ def _prove_box(slack, strict, variables, syms, cert, result, deadline, max_boxes
     cert["closers"] = _sum_closers(regions_cert)
     if not all_closed:
         return _undecided(orig_slack, orig_vars, cert, result, search, seed, "bounded core not closed")
-    tails_ok, tails_cert = True, []
-    uvars = {n for n, _ in unbounded}
     if len(uvars) > 1:
         cert["tails"] = f"not attempted: {len(uvars)} unbounded variables ({sorted(uvars)})"
         cert["proved_box"] = cert["core_box"]
         return result("verified")
-    for name, side in unbounded:
-        vi = names.index(name)
-        tp = TailProver(slack, syms, vi, side, cut, strict, constraints, deadline=deadline, max_boxes=3000,
-                        max_depth=max_tail_depth)
-        try:
-            ok = tp.prove(box)
-        except Budget:
-            ok = False
-        except Unsupported:
-            ok = False
-        tails_cert.append({"var": name, "side": "right" if side > 0 else "left",
-                           "range": f"[{cut}, oo)" if side > 0 else f"(-oo, -{cut}]",
-                           "argument": sorted(tp.arguments),
-                           "boxes": tp.boxes, "proved": ok})
-        tails_ok = tails_ok and ok
     cert["tails"] = tails_cert
     if tails_ok:
         return result("proved")
     cert["proved_box"] = cert["core_box"]
     return _undecided(orig_slack, orig_vars, cert, result, search, seed, "a tail was not certified", verified=True)
+
+
+CUT_FACTORS = (1, 2, 4)  # the cut X is enlarged (core grows with it) until every tail is certified
+
+
+def _certify_tails(slack, syms, names, variables, strict, constraints, deadline, cut, max_tail_depth):
+    """(cut, tails certificate, all proved) for one unbounded variable: tails tried at growing cuts."""
+    tails_cert: list = []
+    for factor in CUT_FACTORS:
+        X = cut * factor
+        box, unbounded = bounding_box(variables, X)
+        tails_cert, ok_all = [], True
+        for name, side in unbounded:
+            vi = names.index(name)
+            tp = TailProver(slack, syms, vi, side, X, strict, constraints, deadline=deadline, max_boxes=1500,
+                            max_depth=max_tail_depth)
+            try:
+                ok = tp.prove(box)
+            except (Budget, Unsupported):
+                ok = False
+            tails_cert.append({"var": name, "side": "right" if side > 0 else "left",
+                               "range": f"[{X}, oo)" if side > 0 else f"(-oo, -{X}]",
+                               "argument": sorted(tp.arguments), "boxes": tp.boxes, "proved": ok})
+            ok_all = ok_all and ok
+            if not ok:
+                break
+        if ok_all:
+            return X, tails_cert, True
+    return cut, tails_cert, False
 
 
 def _sum_closers(regions):

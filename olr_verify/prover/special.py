@@ -98,6 +98,21 @@ def rewrite(expr: sp.Expr) -> tuple[sp.Expr, int]:
                     break
         return sp.Mul(*factors)
 
+    def _distribute(e, visit):
+        """A Sigmoid times a sum with exp terms: distributed when that lets an exp meet the Sigmoid."""
+        nonlocal count
+        if not any(isinstance(g.args[0] if g.is_Pow else g, Sigmoid) for g in e.args):
+            return None
+        for A in e.args:
+            if A.is_Add and any(isinstance(f, sp.exp) for t in A.args for f in sp.Mul.make_args(t)):
+                rest = sp.Mul(*[g for g in e.args if g is not A])
+                before = count
+                cand = sp.Add(*[visit(t * rest) for t in A.args])
+                if count > before:
+                    return cand
+                count = before
+        return None
+
     return visit(expr), count
 
 
@@ -157,7 +172,9 @@ def _one_plus_exp(e):
 
 def rewrite_logistic(expr: sp.Expr) -> tuple[sp.Expr, int]:
     """Exact rewrites ``log(1+e^u) -> Softplus(u)``, ``(1+e^u)^-k -> Sigmoid(-u)^k``,
-    ``e^u Sigmoid(-u) -> Sigmoid(u)``: derivatives of logistic terms then have no cancelling parts."""
+    ``e^(n u) Sigmoid(-u)^k -> Sigmoid(u)^n Sigmoid(-u)^(k-n)`` (integer 1 <= n <= k), and
+    ``e^w Sigmoid(-u) -> e^(w-u) Sigmoid(u)`` when ``w - u`` has fewer variables than ``w``:
+    derivatives of logistic terms then have no cancelling parts."""
     count = 0
 
     def visit(e):
@@ -177,6 +194,9 @@ def rewrite_logistic(expr: sp.Expr) -> tuple[sp.Expr, int]:
                 count += 1
                 return Sigmoid(-u) ** (-e.args[1])
         if e.is_Mul:
+            distributed = _distribute(e, visit)
+            if distributed is not None:
+                return distributed
             factors = list(e.args)
             changed = True
             while changed:
@@ -187,16 +207,39 @@ def rewrite_logistic(expr: sp.Expr) -> tuple[sp.Expr, int]:
                     for j, g in enumerate(factors):
                         base, k = (g.args[0], g.args[1]) if g.is_Pow else (g, sp.Integer(1))
                         if isinstance(base, Sigmoid) and k.is_Integer and k > 0:
-                            if sp.expand(base.args[0] + f.args[0]) == 0:
-                                u = f.args[0]
-                                rest = [h for m, h in enumerate(factors) if m not in (i, j)]
-                                factors = rest + [Sigmoid(u) * Sigmoid(-u) ** (k - 1)]
-                                count += 1
-                                changed = True
-                                break
+                            u = -base.args[0]
+                            w = f.args[0]
+                            n = sp.cancel(w / u)  # e^(n u) S(-u)^k = S(u)^n S(-u)^(k-n), 1 <= n <= k
+                            w_rest = sp.expand(w - u)  # e^w S(-u) = e^(w-u) S(u)
+                            if n.is_Integer and 1 <= n <= k:
+                                new = Sigmoid(u) ** n * Sigmoid(-u) ** (k - n)
+                            elif w_rest.free_symbols < w.free_symbols:
+                                new = sp.exp(w_rest) * Sigmoid(u) * Sigmoid(-u) ** (k - 1)
+                            else:
+                                continue
+                            rest = [h for m, h in enumerate(factors) if m not in (i, j)]
+                            factors = rest + [new]
+                            count += 1
+                            changed = True
+                            break
                     if changed:
                         break
             e = sp.Mul(*factors)
         return e
+
+    def _distribute(e, visit):
+        """A Sigmoid times a sum with exp terms: distributed when that lets an exp meet the Sigmoid."""
+        nonlocal count
+        if not any(isinstance(g.args[0] if g.is_Pow else g, Sigmoid) for g in e.args):
+            return None
+        for A in e.args:
+            if A.is_Add and any(isinstance(f, sp.exp) for t in A.args for f in sp.Mul.make_args(t)):
+                rest = sp.Mul(*[g for g in e.args if g is not A])
+                before = count
+                cand = sp.Add(*[visit(t * rest) for t in A.args])
+                if count > before:
+                    return cand
+                count = before
+        return None
 
     return visit(expr), count

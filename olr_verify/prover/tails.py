@@ -4,7 +4,9 @@ To show ``g >= 0`` (sign +1) or ``g <= 0`` (sign -1) on ``box x [X, oo)`` (right
 ``box x (-oo, -X]`` (left tail), with the other variables in a bounded box:
 
 1. extended interval enclosure of g with v in the unbounded interval (ends may be +-inf); or
-2. derivative chain: g has the sign at the finite end v = +-X (an enclosure there; for g = s
+2. shrinking terms (``shrink.ShrinkingTail``): each term of the expanded slack lies between 0
+   and its value at the cut when its log-derivative has the right sign; or
+3. derivative chain: g has the sign at the finite end v = +-X (an enclosure there; for g = s
    itself this face belongs to the bounded core, proved separately) and ``d g / d v`` has the
    sign that keeps it (right tail: same sign; left tail: opposite sign) on the whole tail,
    recursively (up to ``max_depth`` derivatives).
@@ -20,6 +22,7 @@ from flint import arb
 
 from olr_verify.prover.bnb import Budget
 from olr_verify.prover.enclose import INF, NINF, Iv, Unsupported, compile_expr
+from olr_verify.prover.shrink import ShrinkingTail, normaliser_candidates
 
 
 class TailProver:
@@ -41,6 +44,7 @@ class TailProver:
         self.depth_used = 0
         self.arguments: set[str] = set()
         self._dom: dict | None = None
+        self._shrink = None  # ShrinkingTail, built on first use (False when unsupported)
 
     def _dominance_exprs(self):
         """For each positive term T: the log-ratios log(T) - log(m |N_i|) over the negative terms N_i."""
@@ -98,6 +102,34 @@ class TailProver:
                 return True
         return False
 
+    def _shrinking(self, box) -> bool | None:
+        """s >= anchor + sum of shrinking-term bounds (``shrink.ShrinkingTail``) on the tail.
+
+        None when the bound is finite but not decisive: splitting the box is then the way on."""
+        if self._shrink is None:
+            self._shrink = []
+            v = self.syms[self.v]
+            options = [(False, None), (True, None)] + [(False, n) for n in
+                                                       normaliser_candidates(self.exprs[0], v, self.side)]
+            for cancel, norm in options:
+                try:
+                    self._shrink.append(ShrinkingTail(self.exprs[0], self.syms, self.v, self.side, cancel, norm))
+                except Unsupported:
+                    pass
+        finite = False
+        for form in self._shrink:
+            lo = form.lower_bound(box, self.X)
+            if isinstance(lo, float):
+                continue
+            finite = True
+            if bool(lo > 0) if self.strict else bool(lo >= 0):
+                self.arguments.add("shrinking terms: anchor enclosure + each term between 0 and its value at "
+                                   "the cut" + (" (over one denominator)" if form.cancelled else "")
+                                   + (f" (divided by the positive term {form.normaliser})"
+                                      if form.normaliser is not None else ""))
+                return True
+        return None if finite else False
+
     def _full(self, box) -> bool:
         """g > 0 on the tail including its end point (which is not covered by a core here)."""
         return self._end(0, +1, True, box, 0) and self._prove(0, +1, True, box, 0)
@@ -150,7 +182,10 @@ class TailProver:
             self.depth_used = max(self.depth_used, k)
             self.arguments.add("enclosure" if k == 0 else f"derivative chain of order {k}")
             return True
-        if k < self.max_depth and f is not None and self.fn(k + 1) is not None:
+        shrink = self._shrinking(box) if k == 0 and sign > 0 else False
+        if shrink:
+            return True
+        if shrink is False and k < self.max_depth and f is not None and self.fn(k + 1) is not None:
             end_ok = k == 0 or self._end(k, sign, strict, box, 0)
             if end_ok and self._prove(k + 1, sign * self.side, False, box, splits):
                 return True

@@ -278,6 +278,8 @@ class BnB:
 
     def _touching(self, b, free) -> bool:
         s = self.s
+        if s.expr.has(sp.Piecewise, sp.Max, sp.Min, sp.Abs, sp.Heaviside):
+            return False  # Taylor's theorem needs a smooth slack on the box
         p = [lo if lo == hi else f2q(simplest_between(q2f(lo), q2f(hi))) for lo, hi in b]
         key = tuple(p)
         if key not in s._zero_cache:

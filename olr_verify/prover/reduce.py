@@ -336,12 +336,20 @@ def eliminate_free(slack, variables):
     return slack, variables, texts, subs
 
 
+SIMPLIFY_OPS = 60  # the rational-function form is tried only on derivatives this small
+
+
 def monotone_end(slack, xv, variables):
     """The end of x's range where s is smallest, when the sign of d s/d x is certain on the whole domain:
-    by enclosure of the derivative, else of its sympy-simplified form (logistic rewrites undone)."""
+    by enclosure of the derivative, else (small derivatives) of it as one factored fraction in the
+    exponentials (``exp(b - a) = exp(b) exp(-a)``, logistic rewrites undone)."""
     deriv = sp.diff(slack, xv.symbol)
     env = domain_env(variables)
-    for form in (lambda e: e, lambda e: sp.factor(sp.simplify(e.rewrite(sp.exp)))):
+    forms = [lambda e: e]
+    if sp.count_ops(deriv) <= SIMPLIFY_OPS:
+        forms.append(lambda e: sp.factor(sp.cancel(sp.together(
+            sp.expand(e.rewrite(sp.exp), power_exp=True, mul=False, multinomial=False)))))
+    for form in forms:
         try:
             d = compile_expr(form(deriv))(env)
         except (Unsupported, ValueError):
@@ -353,8 +361,23 @@ def monotone_end(slack, xv, variables):
     return None
 
 
+_SCREEN = (fmpq(3, 7), fmpq(-5, 11), fmpq(13, 17))
+
+
 def identically_zero(expr) -> bool:
-    """sympy reduces ``expr`` (Sigmoid/Softplus/Exprel written with exp) to 0 exactly."""
+    """sympy reduces ``expr`` (Sigmoid/Softplus/Exprel written with exp) to 0 exactly.
+
+    A cheap screen first: an enclosure at a rational point that is certainly nonzero settles it."""
+    names = sorted(s.name for s in expr.free_symbols)
+    try:
+        fn = compile_expr(expr)
+        for shift in range(2):
+            env = {n: Iv.point(arb(_SCREEN[(k + shift) % 3] * (k + 1))) for k, n in enumerate(names)}
+            iv = fn(env)
+            if iv.certainly_gt0() or iv.certainly_lt0():
+                return False
+    except Unsupported:
+        pass
     e = expr.rewrite(sp.exp)
     if e == 0:
         return True

@@ -98,21 +98,6 @@ def rewrite(expr: sp.Expr) -> tuple[sp.Expr, int]:
                     break
         return sp.Mul(*factors)
 
-    def _distribute(e, visit):
-        """A Sigmoid times a sum with exp terms: distributed when that lets an exp meet the Sigmoid."""
-        nonlocal count
-        if not any(isinstance(g.args[0] if g.is_Pow else g, Sigmoid) for g in e.args):
-            return None
-        for A in e.args:
-            if A.is_Add and any(isinstance(f, sp.exp) for t in A.args for f in sp.Mul.make_args(t)):
-                rest = sp.Mul(*[g for g in e.args if g is not A])
-                before = count
-                cand = sp.Add(*[visit(t * rest) for t in A.args])
-                if count > before:
-                    return cand
-                count = before
-        return None
-
     return visit(expr), count
 
 

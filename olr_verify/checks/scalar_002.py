@@ -103,6 +103,12 @@ def lemma_3_3_substitution(ctx: Context) -> Outcome:
 
 @check("002:equation-9")
 def equation_9(ctx: Context) -> Outcome:
+    from olr_verify.cache import shared
+
+    return shared(ctx, "002-equation-9", lambda: _equation_9(ctx))
+
+
+def _equation_9(ctx: Context) -> Outcome:
     sp = _sp()
     parts = []
     for gv in (1, -1):
@@ -188,7 +194,7 @@ def lemma_3_3_conclusion(ctx: Context) -> Outcome:
 
 @check("002:claim-7")
 def claim_7(ctx: Context) -> Outcome:
-    out = equation_9(ctx)
+    out = equation_9(ctx)  # computed once per run, shared with 002:equation-9
     out.evidence["reading"] = "kappa(alpha) is the constant that makes (9) hold for every alpha > 9/8: decided through (9)"
     return out
 

@@ -262,6 +262,8 @@ def _prove_box(slack, strict, variables, syms, cert, result, deadline, max_boxes
         cert["dependent_bounds"] = ctext
     box, unbounded = bounding_box(variables, cut)
     uvars = {n for n, _ in unbounded}
+    if len(uvars) > 1:  # the tails cannot be certified: only the core box, on a short budget
+        deadline = min(deadline, time.perf_counter() + MULTI_UNBOUNDED_CORE_SECONDS)
     if uvars:  # one enclosure over the whole (unbounded) domain may already decide
         try:
             whole = compile_expr(slack)(domain_env(variables))
@@ -335,6 +337,7 @@ def _prove_box(slack, strict, variables, syms, cert, result, deadline, max_boxes
     return _undecided(orig_slack, orig_vars, cert, result, search, seed, "a tail was not certified", verified=True)
 
 
+MULTI_UNBOUNDED_CORE_SECONDS = 4.0  # core budget when two or more variables are unbounded (result "verified" at best)
 CUT_FACTORS = (1, 2, 4)  # the cut X is enlarged (core grows with it) until every tail is certified
 
 

@@ -44,7 +44,7 @@ class TailProver:
         self.depth_used = 0
         self.arguments: set[str] = set()
         self._dom: dict | None = None
-        self._shrink = None  # ShrinkingTail, built on first use (False when unsupported)
+        self._shrink: list | None = None  # the ShrinkingTail forms, built on first use
 
     def _dominance_exprs(self):
         """For each positive term T: the log-ratios log(T) - log(m |N_i|) over the negative terms N_i."""

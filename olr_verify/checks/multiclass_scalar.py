@@ -140,13 +140,37 @@ def corollary_2_substitution(ctx: Context) -> Outcome:
 _ = parse
 
 
+def _binary_scalar_links(ctx: Context):
+    """The two scalar facts of the binary logistic loss f(z) = log(1+e^{-z})."""
+    import sympy as sp
+
+    z = sp.Symbol("z", real=True)
+    f = sp.log(1 + sp.exp(-z))
+    return [
+        ("|f'''(z)| <= f''(z) for all real z",
+         inequality("Abs(exp(z)*(exp(z)-1)/(1+exp(z))**3) <= exp(z)/(1+exp(z))**2", {"z": ("-oo", "oo")}, ctx,
+                    reading="f'' = e^z/(1+e^z)^2, f''' = e^z(e^z-1)/(1+e^z)^3 up to sign; ratio |tanh(z/2)| <= 1")),
+        ("f''/f'^2 = e^z (exp-concavity ratio)",
+         identity(sp.diff(f, z, 2) / sp.diff(f, z) ** 2, sp.exp(z), {"z": ("-8", "8")}, ctx)),
+    ]
+
+
+@check("001:lemma-6/step-1/binary/scalar")
+def lemma_6_step_1_binary_scalar(ctx: Context) -> Outcome:
+    """|f'''| <= f'' on R (prover; both sides vanish at both ends, so the tails are certified after a
+    division by a positive term) and f''/f'^2 = e^z (exact)."""
+    return combine(_binary_scalar_links(ctx), method="arb prover + exact sympy identity")
+
+
 @check("001:lemma-6/step-1/binary")
 def lemma_6_step_1_binary(ctx: Context) -> Outcome:
     """Binary logistic loss l(theta) = f(y theta^T x), f(z) = log(1+e^{-z}): generalized self-concordance.
 
     D^3 l[h,h,g] = y^3 f'''(m) (x^T h)^2 (x^T g) and D^2 l[h,h] = f''(m) (x^T h)^2 (exact, sympy, d = 2 with
     symbolic entries); |f'''| <= f'' on R (prover); |x^T g| <= ||x|| ||g|| <= R ||g|| (Cauchy-Schwarz), so the
-    coefficient is R for the binary loss, inside the 2R of the multiclass statement."""
+    coefficient is R for the binary loss, inside the 2R of the multiclass statement. The derivative identities
+    are exact at d = 2 only and Cauchy-Schwarz is cited, so the d-dimensional statement is reported as
+    verified even when every link is proved."""
     import sympy as sp
 
     t1, t2, x1, x2, h1, h2, g1, g2, y, s, r = sp.symbols("t1 t2 x1 x2 h1 h2 g1 g2 y s r", real=True)
@@ -159,14 +183,16 @@ def lemma_6_step_1_binary(ctx: Context) -> Outcome:
     f = sp.log(1 + sp.exp(-z))
     xh, xg = x1 * h1 + x2 * h2, x1 * g1 + x2 * g2
     box = {n: ("-2", "2") for n in ("t1", "t2", "x1", "x2", "h1", "h2", "g1", "g2")} | {"y": ("1", "1")}
-    return combine([
-        ("D^3 l[h,h,g] = y^3 f'''(m) (x.h)^2 (x.g)",
+    out = combine([
+        ("D^3 l[h,h,g] = y^3 f'''(m) (x.h)^2 (x.g) (d = 2)",
          identity(third, y**3 * sp.diff(f, z, 3).subs(z, m) * xh**2 * xg, box, ctx)),
-        ("D^2 l[h,h] = y^2 f''(m) (x.h)^2", identity(second, y**2 * sp.diff(f, z, 2).subs(z, m) * xh**2, box, ctx)),
-        ("|f'''(z)| <= f''(z) for all real z",
-         inequality("Abs(exp(z)*(exp(z)-1)/(1+exp(z))**3) <= exp(z)/(1+exp(z))**2", {"z": ("-oo", "oo")}, ctx,
-                    reading="f'' = e^z/(1+e^z)^2, f''' = e^z(e^z-1)/(1+e^z)^3 up to sign; ratio |tanh(z/2)| <= 1")),
-        ("f''/f'^2 = e^z (exp-concavity ratio)",
-         identity(sp.diff(f, z, 2) / sp.diff(f, z) ** 2, sp.exp(z), {"z": ("-8", "8")}, ctx)),
-    ], method="exact sympy derivatives + arb prover; Cauchy-Schwarz |x.g| <= R||g|| (cited) closes it",
+        ("D^2 l[h,h] = y^2 f''(m) (x.h)^2 (d = 2)",
+         identity(second, y**2 * sp.diff(f, z, 2).subs(z, m) * xh**2, box, ctx)),
+        *_binary_scalar_links(ctx),
+    ], method="exact sympy derivatives at d = 2 + arb prover; Cauchy-Schwarz |x.g| <= R||g|| (cited) closes it",
         extra={"conclusion": "|D^3 l[h,h,g]| <= R ||g|| D^2 l[h,h] for ||x|| <= R, y = +-1 (y^2 = 1)"})
+    if out.status == "proved":
+        out.status = "verified"
+        out.evidence["why verified"] = ("every link is certified, but the derivative identities are exact at d = 2 "
+                                        "only and the Cauchy-Schwarz step is cited")
+    return out

@@ -140,3 +140,11 @@ def test_a_wrong_derivative_is_refuted_by_the_identity_decider(ctx, tmp_path):
 def test_a_sign_flipped_inequality_is_refuted(ctx, tmp_path):
     out = inequality("(2-x)*exp(x) >= 2+x", {"x": ("0", "oo")}, ctx)
     assert out.status == "refuted" and _replays(out, tmp_path, "000:claim-1/b")
+
+
+def test_001_logistic_self_concordance_constants_are_proved_and_the_d_dim_form_only_verified(ctx):
+    from olr_verify.checks import multiclass_scalar
+
+    assert multiclass_scalar.lemma_6_step_1_binary_scalar(ctx).status == "proved"
+    out = multiclass_scalar.lemma_6_step_1_binary(ctx)
+    assert out.status == "verified" and "why verified" in out.evidence

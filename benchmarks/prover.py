@@ -15,15 +15,13 @@ from collections import Counter
 from pathlib import Path
 
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+from olr_verify.checks.lemmas_core import (LEMMA_5 as L5, LEMMA_5_DOMAIN as L5_DOMAIN,  # noqa: E402
+                                           LEMMA_8 as L8, LEMMA_A1)
 from olr_verify.prover import prove  # noqa: E402  (after benchmarks/ left sys.path: it has an algorithms.py)
 
-L5 = ("log(1+exp(-a)) >= log(1+exp(-b)) - (a-b)/(1+exp(b)) "
-      "+ exp(b)/(2*(1+C))*(1/(1+exp(b)))**2*(a-b)**2")
-L5_DOMAIN = {"C": ("1/10", "10"), "a": ("-C", "C"), "b": ("-oo", "oo")}
-L8 = "1/(1+Abs(a)) <= (exp(a-b)-1)/(a-b)*(1+exp(b))/(1+exp(a))"
 PLANE = {"a": ("-oo", "oo"), "b": ("-oo", "oo")}
 CASES = [
-    ("002 Lemma A.1 over R", "x + exp(-x) <= exp(9*x**2/16)", {"x": ("-oo", "oo")}),
+    ("002 Lemma A.1 over R", LEMMA_A1, {"x": ("-oo", "oo")}),
     ("000 Lemma 5, full domain", L5, L5_DOMAIN),
     ("000 Lemma 8, direct (2 unbounded)", L8, PLANE),
     ("A.1 nudged c=1/2", "x + exp(-x) <= exp(x**2/2)", {"x": ("-oo", "oo")}),

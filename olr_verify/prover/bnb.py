@@ -29,8 +29,9 @@ from fractions import Fraction
 import sympy as sp
 from flint import arb, fmpq
 
-from olr_verify.prover.enclose import Iv, Unsupported, compile_expr, mul, add, to_fmpq
+from olr_verify.prover.enclose import Iv, Unsupported, compile_expr, mul, add
 from olr_verify.prover.parse import simplest_between
+from olr_verify.prover.reduce import cancels_to_zero
 
 
 def q2f(q: fmpq) -> Fraction:
@@ -117,11 +118,8 @@ class Slack:
             if self._nonzero_somewhere(b):
                 self._face_zero[key] = False
                 return False
-            val = self.expr.subs({self.syms[i]: sp.Rational(int(v.p), int(v.q)) for i, v in fixed}).rewrite(sp.exp)
-            try:
-                self._face_zero[key] = val == 0 or sp.cancel(sp.together(sp.expand(val))) == 0
-            except Exception:
-                self._face_zero[key] = False
+            self._face_zero[key] = cancels_to_zero(
+                self.expr.subs({self.syms[i]: sp.Rational(int(v.p), int(v.q)) for i, v in fixed}))
         return self._face_zero[key]
 
     def _nonzero_somewhere(self, b) -> bool:
@@ -199,8 +197,7 @@ class BnB:
         free = [i for i, (lo, hi) in enumerate(b) if lo != hi]
         if not free:
             return self._point_box(b)
-        if not s.strict and len(free) < len(b) and enc.lo is not None and not enc.certainly_gt0() \
-                and s.face_zero(b):
+        if not s.strict and s.face_zero(b):
             self._close("zero_face")
             return True
         c = [(lo + hi) / 2 for lo, hi in b]
@@ -320,7 +317,7 @@ class BnB:
         return True
 
 
-TOUCH_ORDERS = (2, 4, 6, 8)
+MAX_TOUCH_ORDER = 8
 
 
 def _touching_1d_closes(s: Slack, b, i, p, env) -> int | None:
@@ -328,7 +325,7 @@ def _touching_1d_closes(s: Slack, b, i, p, env) -> int | None:
     s^(m) >= 0 on the box, m even, so s(x) = s^(m)(xi) (x - p)^m / m! >= 0 (Lagrange remainder)."""
     x = s.syms[i]
     d = s.expr
-    for m in range(1, TOUCH_ORDERS[-1] + 1):
+    for m in range(1, MAX_TOUCH_ORDER + 1):
         d = sp.diff(d, x)
         if m % 2 == 0:
             try:

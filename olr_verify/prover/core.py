@@ -27,8 +27,8 @@ from olr_verify.prover.bnb import BnB, Budget, Refuted, Slack, box_str
 from olr_verify.prover.enclose import Iv, Unsupported, compile_expr
 from olr_verify.prover.parse import parse_domain, parse_relation
 from olr_verify.prover.reduce import (arb_to_fmpq, back, bounding_box, dependent_constraints, domain_env,
-                                      eliminate_free, eliminate_monotone, identically_zero, lift, manifolds,
-                                      regions, reparametrise, split_term)
+                                      eliminate_free, eliminate_monotone, fmpq_point, identically_zero, lift,
+                                      manifolds, regions, reparametrise, split_term)
 from olr_verify.prover.special import rewrite, rewrite_logistic
 from olr_verify.prover.tails import TailProver
 
@@ -131,8 +131,7 @@ def _prove_split(relation, raw_slack, split, strict, variables, domain, t0, dead
                                                                ("boxes", "closers", "tails", "reason")}})
         statuses.append(res.status)
         if res.status == "refuted":
-            point = {k: fmpq(int(Fraction(v).numerator), int(Fraction(v).denominator))
-                     for k, v in res.counterexample.items()}
+            point = fmpq_point(res.counterexample)
             ok, val = refute.confirm(raw_slack, variables, point)
             if ok:
                 cert.update(parts=parts, refutation="a part refuted, re-checked on the original slack",
@@ -199,11 +198,7 @@ def _prove_core(slack, strict, variables, syms, cert, result, deadline, max_boxe
             statuses.append(status)
             if status == "refuted":
                 # a counterexample of the reduced problem, mapped back and re-checked in the original one
-                pt = {k: (v if isinstance(v, fmpq) else fmpq(int(Fraction(str(v)).numerator),
-                                                              int(Fraction(str(v)).denominator)))
-                      for k, v in point.items()}
-                r = sp.Rational(best.subs({sp.Symbol(k, real=True): sp.Rational(str(v)) for k, v in pt.items()}))
-                pt[x.name] = fmpq(int(r.p), int(r.q))
+                pt = lift(point, [(next(v for v in variables if v.symbol == x), best)])
                 ok, val = refute.confirm(slack, variables, pt)
                 if ok:
                     cert["pieces"] = sub_certs

@@ -378,20 +378,39 @@ def identically_zero(expr) -> bool:
                 return False
     except Unsupported:
         pass
+    if cancels_to_zero(expr):
+        return True
+    try:
+        return sp.simplify(expr.rewrite(sp.exp)) == 0
+    except Exception:
+        return False
+
+
+def cancels_to_zero(expr) -> bool:
+    """``expr`` with Sigmoid/Softplus/Exprel written with exp is 0 as a rational function of its
+    exponentials (sympy ``cancel``; exact, cheaper than ``simplify``)."""
     e = expr.rewrite(sp.exp)
     if e == 0:
         return True
     try:
-        return sp.cancel(sp.together(sp.expand(e))) == 0 or sp.simplify(e) == 0
+        return sp.cancel(sp.together(sp.expand(e))) == 0
     except Exception:
         return False
+
+
+def fmpq_point(point: dict) -> dict:
+    """A point with exact rational coordinates (``fmpq``) from fmpq, Fraction or ``"p/q"`` strings."""
+    out = {}
+    for k, v in point.items():
+        f = v if isinstance(v, fmpq) else Fraction(str(v))
+        out[k] = f if isinstance(f, fmpq) else fmpq(f.numerator, f.denominator)
+    return out
 
 
 def lift(point: dict, subs) -> dict:
     """A point of the reduced problem completed with the eliminated variables (exact when the end is
     rational there, else a 200-bit rational just inside the end); the caller re-checks it."""
-    pt = {k: (v if isinstance(v, fmpq) else fmpq(int(Fraction(str(v)).numerator), int(Fraction(str(v)).denominator)))
-          for k, v in point.items()}
+    pt = fmpq_point(point)
     for xv, end in reversed(subs):
         val = end.subs({sp.Symbol(k, real=True): sp.Rational(int(v.p), int(v.q)) for k, v in pt.items()})
         if val.is_Rational:

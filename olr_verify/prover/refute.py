@@ -16,7 +16,6 @@ import sympy as sp
 from flint import arb, ctx, fmpq
 
 from olr_verify.prover.enclose import Iv, compile_expr
-from olr_verify.prover.special import Exprel
 
 
 def _np_exprel(k, u):

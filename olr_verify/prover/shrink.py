@@ -24,32 +24,39 @@ positive throughout): ``s >= 0 <=> s/N >= 0``, and ``s/N`` has the anchor 1.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import sympy as sp
+from sympy.core.traversal import bottom_up
 from flint import arb
 
 from olr_verify.prover.enclose import INF, NINF, Iv, Unsupported, add, compile_expr, mul
 from olr_verify.prover.special import Exprel, Sigmoid, Softplus
 
 
+def _direction(w: sp.Expr, v: sp.Symbol) -> int:
+    """Sign of the slope of ``w`` in v when w is linear in v with a rational slope, else 0."""
+    dw = sp.diff(w, v)
+    if not dw.is_Rational or sp.diff(w, v, 2) != 0:
+        return 0
+    return int(sp.sign(dw))
+
+
+@lru_cache(maxsize=256)  # the plain form, every normaliser and the candidates all start from it
 def asymptotic_rewrite(expr: sp.Expr, v: sp.Symbol, side: int, cancel: bool = False) -> sp.Expr:
     """Softplus/Sigmoid of arguments tending to +oo on the tail, written with vanishing parts."""
 
     def to_plus_inf(w) -> bool:
-        dw = sp.diff(w, v)
-        return dw.is_Rational and sp.diff(w, v, 2) == 0 and dw * side > 0
+        return _direction(w, v) * side > 0
 
-    def visit(e):
-        if e.is_Atom:
-            return e
-        args = [visit(a) for a in e.args]
-        e = e.func(*args) if args != list(e.args) else e
+    def at_node(e):
         if isinstance(e, Softplus) and to_plus_inf(e.args[0]):
             return e.args[0] + Softplus(-e.args[0])
         if isinstance(e, Sigmoid) and to_plus_inf(e.args[0]):
             return 1 - Sigmoid(-e.args[0])
         return e
 
-    e = visit(expr)
+    e = bottom_up(expr, at_node)
     e = sp.expand(sp.cancel(e) if cancel else e)
     return sp.Add(*[_flip_exprel(t, v, side) for t in sp.Add.make_args(e)])
 
@@ -62,8 +69,7 @@ def _flip_exprel(term: sp.Expr, v: sp.Symbol, side: int) -> sp.Expr:
         if not (isinstance(f, Exprel) and f.args[0] == 0):
             continue
         w = f.args[1]
-        dw = sp.diff(w, v)
-        if not (dw.is_Rational and sp.diff(w, v, 2) == 0 and dw * side < 0):
+        if _direction(w, v) * side >= 0:
             continue
         for j, g in enumerate(factors):
             if j != i and isinstance(g, sp.exp) and v not in sp.expand(g.args[0] + w).free_symbols:
@@ -89,9 +95,8 @@ def log_derivative(g: sp.Expr, v: sp.Symbol) -> sp.Expr:
 
 
 def _sign_parts(g: sp.Expr, v: sp.Symbol):
-    """The factors of ``g`` whose sign must be checked by enclosure: ``(compiled base, exponent)``.
-
-    Factors sympy knows to be positive (exp, Sigmoid, Softplus, Exprel) are left out."""
+    """Compiled bases of the factors of ``g`` whose sign must be checked by enclosure (a power of a
+    nonzero base is nonzero). Factors sympy knows to be positive (exp, Sigmoid, Softplus, Exprel) are left out."""
     parts = []
     for f in sp.Mul.make_args(g):
         if v not in f.free_symbols or isinstance(f, sp.exp) or f.is_positive:
@@ -101,13 +106,13 @@ def _sign_parts(g: sp.Expr, v: sp.Symbol):
             raise Unsupported(f"sign of {f}")
         if base.is_positive:
             continue
-        parts.append((compile_expr(base), int(k)))
+        parts.append(compile_expr(base))
     return parts
 
 
 def _one_signed(parts, env) -> bool:
     """Every checked factor's base is nonzero on the tail (each is continuous, the tail connected)."""
-    for fn, _k in parts:
+    for fn in parts:
         iv = fn(env)
         if not (iv.certainly_gt0() or iv.certainly_lt0()):
             return False
@@ -147,11 +152,8 @@ class ShrinkingTail:
                 by_part[g] = by_part.get(g, sp.Integer(0)) + c
             else:
                 anchor += t
-        self.terms = []
-        for g, c in by_part.items():
-            t = c * g
-            self.terms.append((t, compile_expr(t), _sign_parts(g, v), compile_expr(log_derivative(g, v))))
-        self.anchor = anchor
+        self.terms = [(compile_expr(c * g), _sign_parts(g, v), compile_expr(log_derivative(g, v)))
+                      for g, c in by_part.items()]
         self.anchor_fn = compile_expr(anchor)
         self.anchor_grad = [(s.name, compile_expr(sp.diff(anchor, s))) for s in syms if s in anchor.free_symbols]
 
@@ -166,23 +168,18 @@ class ShrinkingTail:
         return env
 
     def _anchor_lo(self, box, env):
-        natural = self.anchor_fn(env)
-        best = natural.lo
-        mid_env = dict(env)
-        mv = None
-        for n, _ in self.anchor_grad:
-            i = self.names.index(n)
-            c = (box[i][0] + box[i][1]) / 2
-            mid_env[n] = Iv(arb(c), arb(c))
-        if self.anchor_grad:
-            mv = self.anchor_fn(mid_env)
-            for n, gfn in self.anchor_grad:
-                i = self.names.index(n)
-                c = (box[i][0] + box[i][1]) / 2
-                dev = Iv(arb(box[i][0] - c), arb(box[i][1] - c))
-                mv = add(mv, mul(gfn(env), dev))
-            if not isinstance(mv.lo, float) and (isinstance(best, float) or bool(mv.lo > best)):
-                best = mv.lo
+        """Lower end of the anchor: the better of the natural and the mean-value enclosure."""
+        best = self.anchor_fn(env).lo
+        if not self.anchor_grad:
+            return best
+        centre = {n: (box[i][0] + box[i][1]) / 2 for n, i in
+                  ((n, self.names.index(n)) for n, _ in self.anchor_grad)}
+        mv = self.anchor_fn(dict(env) | {n: Iv(arb(c), arb(c)) for n, c in centre.items()})
+        for n, gfn in self.anchor_grad:
+            lo, hi = box[self.names.index(n)]
+            mv = add(mv, mul(gfn(env), Iv(arb(lo - centre[n]), arb(hi - centre[n]))))
+        if not isinstance(mv.lo, float) and (isinstance(best, float) or bool(mv.lo > best)):
+            best = mv.lo
         return best
 
     def lower_bound(self, box, X):
@@ -194,7 +191,7 @@ class ShrinkingTail:
         total = self._anchor_lo(box, tail)
         if isinstance(total, float):
             return NINF
-        for _t, t_fn, g_fn, dlog_fn in self.terms:
+        for t_fn, sign_parts, dlog_fn in self.terms:
             cands = []
             whole = t_fn(tail)
             if not isinstance(whole.lo, float):
@@ -202,7 +199,7 @@ class ShrinkingTail:
             dlog = dlog_fn(tail)
             shrinks = dlog.certainly_le0() if self.side > 0 else dlog.certainly_ge0()
             grows = dlog.certainly_ge0() if self.side > 0 else dlog.certainly_le0()
-            if (shrinks or grows) and _one_signed(g_fn, tail):
+            if (shrinks or grows) and _one_signed(sign_parts, tail):
                 at = t_fn(end)
                 if shrinks and not isinstance(at.lo, float):
                     cands.append(at.lo.min(arb(0)))

@@ -9,6 +9,7 @@ continuous extension at ``u = 0``.
 from __future__ import annotations
 
 import sympy as sp
+from sympy.core.traversal import bottom_up
 
 
 class Exprel(sp.Function):
@@ -60,12 +61,8 @@ def rewrite(expr: sp.Expr) -> tuple[sp.Expr, int]:
     """``expr`` with each ``(e^u-1)/u`` replaced by ``Exprel(0, u)``; also the number replaced."""
     count = 0
 
-    def visit(e):
+    def at_node(e):
         nonlocal count
-        if e.is_Atom:
-            return e
-        args = [visit(a) for a in e.args]
-        e = e.func(*args) if args != list(e.args) else e
         if not e.is_Mul:
             return e
         factors = list(e.args)
@@ -98,7 +95,7 @@ def rewrite(expr: sp.Expr) -> tuple[sp.Expr, int]:
                     break
         return sp.Mul(*factors)
 
-    return visit(expr), count
+    return bottom_up(expr, at_node), count
 
 
 class Sigmoid(sp.Function):

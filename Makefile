@@ -42,3 +42,8 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) reports/quick
+
+# Mutation testing of algorithms/ (mutmut, in a scratch copy of the tree; ~30 min on 2 busy cores): prints the score.
+.PHONY: mutation
+mutation: $(STAMP)
+	$(BIN)/python benchmarks/mutation.py

@@ -18,11 +18,20 @@ FTRLSurrogate1D          003 Alg. 1 (``form="algorithm-2"``: Alg. 2)            
 EKF, TruncatedEKF        004 Alg. 2 and the truncated EKF of its follow-up            O(d²)
 SOS                      004 Alg. 1 (RECONSTRUCTED, see algorithms/sos.py)             O(t d² + d³)
 =======================  ==========================================================  ==================
+
+Multiclass (labels 0..K−1, ``predict(x)`` → K scores, ``predict_proba(x)``): ``GAF`` (001 §3–4, O(K²d² + K³)),
+``GAFSquared`` (001, squared loss), ``MulticlassONS``, ``MulticlassOGD``, ``MulticlassFTRL`` (the baselines of 001 §5).
+
+Every learner runs its BLAS single-threaded inside predict/update/run (``single_threaded_blas``, see
+``algorithms/_threads.py``); the caller's BLAS thread setting is restored after each call.
 """
 from .aioli import (AIOLI, aioli_objective, aioli_theta_hat, eq3_objective, solve_margin, surrogate_increment,
                     surrogate_loss, theorem4_inner_steps)
 from .ekf import EKF, TruncatedEKF
 from .foster import FosterAggregating
+from .gaf import GAF, corollary2_parameters
+from .gaf_squared import GAFSquared
+from .multiclass import MulticlassFTRL, MulticlassLearner, MulticlassOGD, MulticlassONS
 from .ftl import FTL
 from .ftrl import FTRL, ftrl_gradient, ftrl_hessian, ftrl_objective, regularized_leader
 from .ftrl_surrogate_1d import FTRLSurrogate1D, approximate_loss
@@ -31,10 +40,13 @@ from .ons import ONS, project_A_norm
 from .scale_invariant import ScaleInvariantCoordinatewise, ScaleInvariantFull, pinv_rank_one_update
 from .sos import SOS
 from .surrogate_ftl import SurrogateFTL
+from ._threads import single_threaded_blas
 
 __all__ = [
     "AIOLI", "SurrogateFTL", "FTRL", "FTL", "ONS", "OGD", "FosterAggregating", "ScaleInvariantCoordinatewise",
     "ScaleInvariantFull", "FTRLSurrogate1D", "EKF", "TruncatedEKF", "SOS",
+    "GAF", "GAFSquared", "MulticlassONS", "MulticlassOGD", "MulticlassFTRL", "MulticlassLearner",
+    "corollary2_parameters", "single_threaded_blas",
     "aioli_theta_hat", "aioli_objective", "eq3_objective", "surrogate_loss", "surrogate_increment",
     "solve_margin", "theorem4_inner_steps", "ftrl_objective", "ftrl_gradient", "ftrl_hessian",
     "regularized_leader", "project_A_norm", "pinv_rank_one_update", "approximate_loss",

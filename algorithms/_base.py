@@ -17,6 +17,9 @@ A subclass implements three methods on already-validated input:
 with a low-overhead loop; it must equal predict-then-update row by row.
 
 Bad input raises ``ValueError`` whose message starts with the name of the offending argument.
+
+BLAS threads: ``predict``, ``update`` and ``run`` execute inside :data:`algorithms._threads.single_threaded_blas`
+(one BLAS thread for the duration of the call, the caller's setting restored after; ``run`` enters it once).
 """
 from __future__ import annotations
 
@@ -25,6 +28,8 @@ import math
 
 import numpy as np
 from scipy.linalg.blas import ddot as _ddot
+
+from ._threads import single_threaded_blas
 
 NORM_SLACK = 1e-12  # ||x|| <= R (1 + NORM_SLACK) is accepted, to absorb the rounding of a rescaled x
 
@@ -125,17 +130,21 @@ class OnlineLearner:
 
     def predict(self, x) -> float:
         """ŷ_t = θ̂_tᵀx_t for the current state; does not change what the learner will learn."""
-        return float(self._predict(check_vector(x, self.d, self.R)))
+        with single_threaded_blas:
+            return float(self._predict(check_vector(x, self.d, self.R)))
 
     def update(self, x, y) -> None:
         """Learn from (x_t, y_t), y_t ∈ {−1, +1}; valid with or without a preceding ``predict(x)``."""
         xv = check_vector(x, self.d, self.R)
-        self._update(xv, check_label(y))
+        y = check_label(y)
+        with single_threaded_blas:
+            self._update(xv, y)
 
     def run(self, X, Y) -> np.ndarray:
         """Predict then update on each row; returns the n predictions ŷ_1..ŷ_n."""
         X, Y = check_stream(X, Y, self.d, self.R)
-        return self._run_rows(X, Y)
+        with single_threaded_blas:
+            return self._run_rows(X, Y)
 
     def _run_rows(self, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
         out = np.empty(X.shape[0])
@@ -147,6 +156,12 @@ class OnlineLearner:
     def copy(self):
         """An independent deep copy (same future predictions, no shared buffers)."""
         return _copy.deepcopy(self)
+
+    def __repr__(self) -> str:
+        """Class name with the public scalar settings and the round count, e.g. ``AIOLI(d=2, B=2.0, ..., t=0)``."""
+        shown = {k: v for k, v in vars(self).items()
+                 if not k.startswith("_") and (v is None or isinstance(v, (bool, int, float, str)))}
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in shown.items())})"
 
     # to be provided by subclasses
     def _predict(self, x: np.ndarray) -> float:  # pragma: no cover - abstract

@@ -37,7 +37,8 @@ and would be an O(d) Python loop. Stability: the update only adds PSD terms, its
 compare A⁻¹ with a fresh inverse of A (relative error ~1e-13 after 2000 rounds at B = 50). A itself is kept
 exactly but lazily (rank-one terms are folded in blocks with a BLAS-3 product), so ``state()["A"]`` is the
 sum of eq. (5), not an inverse of A⁻¹. The curvature weights never overflow: ½η_t σ(−m)² = ½σ(m)σ(−m)/(1+BR)
-with m = y_t ŷ_t. OpenBLAS threads hurt at d ≤ 512: set OPENBLAS_NUM_THREADS=1 for the best per-round speed.
+with m = y_t ŷ_t. BLAS runs single-threaded inside ``predict``/``update``/``run`` (``algorithms._threads``):
+OpenBLAS's threads only slow these BLAS-2 calls down, badly so on a busy machine; no environment variable needed.
 
 >>> import numpy as np
 >>> from algorithms import AIOLI
@@ -53,6 +54,7 @@ import numpy as np
 from scipy.linalg import blas
 
 from ._base import OnlineLearner, check_dimension, check_positive, sigmoid
+from ._extend import check_extension, pad_matrix, pad_vector
 
 _symv = blas.dsymv
 _syr = blas.dsyr
@@ -305,6 +307,22 @@ class AIOLI(OnlineLearner):
         self.t += n
         self._fold_rows(X, a2s, betas)
         return out
+
+    def extend(self, k) -> None:
+        """Add k input coordinates exactly (``algorithms/_extend.py``): A gets λ, A⁻¹ gets 1/λ on the new
+        diagonal, θ_t, b and the pending rows get zeros. Later rounds equal those of a learner of dimension
+        d + k that saw every past input padded with k zeros."""
+        k = check_extension(k)
+        if k == 0:
+            return
+        self._Ainv = pad_matrix(np.triu(self._Ainv), k, 1.0 / self.lam, order="F")
+        self._A = pad_matrix(self._A, k, self.lam)
+        self._theta, self._b = pad_vector(self._theta, k), pad_vector(self._b, k)
+        self._pending_x = [pad_vector(x, k) for x in self._pending_x]
+        if self._last is not None:
+            self._last = (pad_vector(self._last[0], k), self._last[1])
+        self._cache = None
+        self.d += k
 
     # ---- inspection -----------------------------------------------------------------------------
     def theta_hat(self, x) -> np.ndarray:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._base import OnlineLearner, check_dimension, check_positive, check_vector, sigmoid
+from ._extend import check_extension, pad_matrix, pad_vector
 
 
 class EKF(OnlineLearner):
@@ -53,6 +54,13 @@ class EKF(OnlineLearner):
         P = self._P - (alpha / den) * np.outer(Px, Px)
         self._P = 0.5 * (P + P.T)
         self._theta = self._theta + (y * sigmoid(-y * yhat) / den) * Px  # P_{t+1}x = P_t x/den
+
+    def extend(self, k, p1: float = 1.0) -> None:
+        """Add k input coordinates: P gets p1 on the new diagonal (exact when P_1 = p1·I), θ̂ zeros."""
+        k = check_extension(k)
+        self._P = pad_matrix(self._P, k, check_positive("p1", p1))
+        self._theta = pad_vector(self._theta, k)
+        self.d += k
 
     def state(self) -> dict:
         return {"theta_hat": self._theta.copy(), "P": self._P.copy(), "t": self.t}

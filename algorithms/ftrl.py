@@ -27,6 +27,7 @@ from scipy.optimize import brentq
 from scipy.special import expit
 
 from ._base import OnlineLearner, check_dimension, check_positive
+from ._extend import check_extension, pad_rows, pad_vector
 
 
 def ftrl_objective(theta, X, Y, lam) -> float:
@@ -144,6 +145,13 @@ class FTRL(OnlineLearner):
         self._Y[self.t] = y
         self.t += 1
         self._dirty = True
+
+    def extend(self, k) -> None:
+        """Add k input coordinates exactly (past inputs padded with zeros; θ gets zeros)."""
+        k = check_extension(k)
+        self._X = pad_rows(self._X, k)
+        self._theta = pad_vector(self._theta, k)
+        self.d += k
 
     def state(self) -> dict:
         theta = self._current().copy()

@@ -282,6 +282,12 @@ class GAF(MulticlassLearner):
         if self.history is not None:
             self.history.append(self.W.copy())
 
+    def _pad_matrices(self, pad_matrix, pad_vector) -> None:
+        """A gets λ, A⁻¹ 1/λ on the new diagonal entries, b zeros (``MulticlassLearner.extend``)."""
+        self.A = pad_matrix(self.A, self.lam)
+        self.A_inv = pad_matrix(self.A_inv, 1.0 / self.lam)
+        self.b = pad_vector(self.b)
+
     def state(self) -> dict:
         return {"theta": self.W.copy(), "A": self.A.copy(), "A_inv": self.A_inv.copy(), "b": self.b.copy(),
                 "t": self.t}

@@ -29,6 +29,9 @@ import math
 import numpy as np
 from scipy.special import logsumexp, softmax
 
+from ._extend import add_class_blocks, check_extension, pad_class_blocks, pad_rows
+from ._threads import single_threaded_blas
+
 # ----------------------------------------------------------------------------- validation
 
 
@@ -135,26 +138,52 @@ class MulticlassLearner:
 
     def predict(self, x) -> np.ndarray:
         """Score vector ŷ_t ∈ ℝ^K for the current state (no state change)."""
-        return self._scores(check_x(x, self.d, self.R))
+        x = check_x(x, self.d, self.R)
+        with single_threaded_blas:
+            return self._scores(x)
 
     def predict_proba(self, x) -> np.ndarray:
         """σ(ŷ_t) ∈ Δ_K."""
         return softmax(self.predict(x))
 
     def update(self, x, y) -> None:
-        self._update(check_x(x, self.d, self.R), check_y(y, self.K))
+        x, y = check_x(x, self.d, self.R), check_y(y, self.K)
+        with single_threaded_blas:
+            self._update(x, y)
 
     def run(self, X, Y) -> np.ndarray:
         """Predict then update row by row; returns the (n, K) array of score vectors."""
         X, Y = check_stream(X, Y, self.d, self.K, self.R)
         out = np.empty((X.shape[0], self.K))
-        for i in range(X.shape[0]):
-            out[i] = self._scores(X[i])
-            self._update(X[i], int(Y[i]))
+        with single_threaded_blas:
+            for i in range(X.shape[0]):
+                out[i] = self._scores(X[i])
+                self._update(X[i], int(Y[i]))
         return out
 
     def copy(self):
         return _copy.deepcopy(self)
+
+    def extend(self, k) -> None:
+        """Add k input coordinates exactly (``algorithms/_extend.py``): every class's weights get zeros, the
+        curvature matrices (if any) their initial diagonal value on the new coordinates."""
+        k = check_extension(k)
+        self._pad_matrices(lambda M, diagonal: pad_class_blocks(M, self.K, self.d, k, diagonal),
+                           lambda v: pad_rows(v.reshape(self.K, self.d), k).ravel())
+        self.W = pad_rows(self.W, k)
+        self.d += k
+
+    def add_classes(self, k) -> None:
+        """Add k classes with zero weights (and their initial curvature blocks). Not an exact extension: the
+        past rounds' softmax did not include the new classes; a new class starts as if never seen."""
+        k = check_extension(k)
+        self._pad_matrices(lambda M, diagonal: add_class_blocks(M, self.K, self.d, k, diagonal),
+                           lambda v: np.concatenate([v, np.zeros(k * self.d)]))
+        self.W = np.vstack([self.W, np.zeros((k, self.d))])
+        self.K += k
+
+    def _pad_matrices(self, pad_matrix, pad_vector) -> None:
+        """Hook for learners with (K d)-sized state; ``pad_matrix(M, diagonal)``, ``pad_vector(v)``."""
 
 
 def _init_common(self, d, K, R):
@@ -239,6 +268,10 @@ class MulticlassONS(MulticlassLearner):
             z = project_ball_A(z, self.A, self.B)
         self.W = z.reshape(self.K, self.d)
 
+    def _pad_matrices(self, pad_matrix, pad_vector) -> None:
+        self.A = pad_matrix(self.A, self.eps)
+        self.A_inv = pad_matrix(self.A_inv, 1.0 / self.eps)
+
     def state(self) -> dict:
         return {"theta": self.W.copy(), "A": self.A.copy(), "t": self.t}
 
@@ -255,6 +288,11 @@ class MulticlassFTRL(MulticlassLearner):
 
     def _scores(self, x):
         return self.W @ x
+
+    def extend(self, k) -> None:
+        """Add k input coordinates exactly (past inputs padded with zeros)."""
+        super().extend(k)
+        self.X = pad_rows(self.X, int(k))
 
     def objective(self, W) -> float:
         return float(np.sum(losses(self.X @ W.T, self.Y)) + self.lam * np.sum(W * W))

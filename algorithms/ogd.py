@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from ._base import OnlineLearner, check_dimension, check_positive, sigmoid
+from ._extend import check_extension, pad_vector
 
 
 class OGD(OnlineLearner):
@@ -40,6 +41,11 @@ class OGD(OnlineLearner):
         if nrm > self.B:
             theta *= self.B / nrm
         self._theta = theta
+
+    def extend(self, k) -> None:
+        """Add k input coordinates exactly (θ gets zeros)."""
+        self._theta = pad_vector(self._theta, check_extension(k))
+        self.d += int(k)
 
     def state(self) -> dict:
         return {"theta_hat": self._theta.copy(), "t": self.t, "B": self.B, "R": self.R}

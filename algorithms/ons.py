@@ -22,6 +22,7 @@ import numpy as np
 from scipy.optimize import brentq
 
 from ._base import OnlineLearner, check_dimension, check_positive, sigmoid
+from ._extend import check_extension, pad_matrix, pad_vector
 
 
 def project_A_norm(u, A, B) -> np.ndarray:
@@ -72,6 +73,14 @@ class ONS(OnlineLearner):
         u = self._theta - self._Ainv @ grad / self.gamma
         self._theta = project_A_norm(u, self._A, self.B)
         self.t += 1
+
+    def extend(self, k) -> None:
+        """Add k input coordinates exactly: A gets ε, A⁻¹ 1/ε on the new diagonal, θ zeros."""
+        k = check_extension(k)
+        self._A = pad_matrix(self._A, k, self.eps)
+        self._Ainv = pad_matrix(self._Ainv, k, 1.0 / self.eps)
+        self._theta = pad_vector(self._theta, k)
+        self.d += k
 
     def state(self) -> dict:
         return {"theta_hat": self._theta.copy(), "A": self._A.copy(), "A_inv": self._Ainv.copy(), "t": self.t,

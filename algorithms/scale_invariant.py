@@ -28,6 +28,8 @@ import math
 import numpy as np
 
 from ._base import OnlineLearner, check_dimension, check_positive, check_vector, sigmoid
+from ._extend import check_extension, pad_matrix, pad_vector
+from ._threads import single_threaded_blas
 
 _MAX_LOG = 709.0
 
@@ -55,15 +57,17 @@ class _LinearisedLearner(OnlineLearner):
 
         xv = check_vector(x, self.d, self.R)
         y = check_label(y)
-        yhat = self._predict(xv)
-        self._learn(xv, -y * sigmoid(-y * yhat))
+        with single_threaded_blas:
+            yhat = self._predict(xv)
+            self._learn(xv, -y * sigmoid(-y * yhat))
 
     def update_gradient(self, x, g) -> None:
         """Linearised protocol: feed g_t = ∂_ŷ ℓ(y_t, ŷ_t), |g_t| ≤ 1."""
         xv = check_vector(x, self.d, self.R)
         g = _check_gradient(g)
-        self._predict(xv)
-        self._learn(xv, g)
+        with single_threaded_blas:
+            self._predict(xv)
+            self._learn(xv, g)
 
     def _update(self, x, y):
         self._learn(x, -y * sigmoid(-y * self._predict(x)))
@@ -175,6 +179,14 @@ class ScaleInvariantFull(_LinearisedLearner):
         self._h = self._h - g * x
         self._pending = None
         self.t += 1
+
+    def extend(self, k) -> None:
+        """Add k input coordinates exactly: S, S†, the projector P get a zero border, h and w zeros."""
+        k = check_extension(k)
+        self._S, self._Sp, self._P = (pad_matrix(M, k, 0.0) for M in (self._S, self._Sp, self._P))
+        self._h, self._w = pad_vector(self._h, k), pad_vector(self._w, k)
+        self._pending = None
+        self.d += k
 
     def state(self) -> dict:
         return {"w": self._w.copy(), "theta_hat": self._w.copy(), "S": self._S.copy(), "S_pinv": self._Sp.copy(),

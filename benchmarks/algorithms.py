@@ -2,8 +2,9 @@
 
 Usage:  .venv/bin/python benchmarks/algorithms.py [--json] [--quick]
 
-OpenBLAS is pinned to one thread (set before numpy is imported): river is single-threaded pure Python, and
-at d ≤ 512 BLAS threading only adds synchronisation cost to AIOLI's mat-vec / rank-one update.
+No environment variable is set: the learners run their BLAS single-threaded themselves
+(``algorithms/_threads.py``; at d ≤ 512 BLAS threading only adds synchronisation cost to AIOLI's mat-vec /
+rank-one update).
 Both learners see the same stream (unit-norm x, noisy linear labels) and do predict-then-update each round:
 AIOLI through ``run(X, Y)`` (validation once, then a low-overhead loop) and also through per-row
 ``predict``/``update`` calls; river through ``predict_proba_one``/``learn_one`` on dicts.
@@ -11,9 +12,6 @@ AIOLI through ``run(X, Y)`` (validation once, then a low-overhead loop) and also
 from __future__ import annotations
 
 import os
-
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
 import json  # noqa: E402

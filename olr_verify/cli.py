@@ -1,17 +1,107 @@
-"""Command line: ``olr-verify run | list | replay | prove | hunt``."""
+"""Command line: ``olr-verify run | list | replay | prove | hunt``.
+
+Every error is one line on stderr and exit status 2 (``--debug`` anywhere on the line shows the
+traceback instead). Arguments are checked by argparse types (:func:`jobs_type`, :func:`seed_type`,
+:func:`positive_float`, :func:`positive_int`, :func:`duration`).
+"""
 from __future__ import annotations
 
 import argparse
 import importlib
 import json
+import math
+import os
+import re
 import sys
 from pathlib import Path
 
 DEFAULT_OUT = Path("reports/latest")
 
 
+class UsageError(Exception):
+    """A user error with a one-line message: printed as ``olr-verify: error: ...``, exit status 2."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse that reports a bad argument in one line (no usage block) and exits with status 2."""
+
+    def error(self, message: str):  # noqa: D102 - argparse API
+        self.exit(2, f"{self.prog}: error: {one_line(message)}\n")
+
+
+def one_line(text: object, limit: int = 400) -> str:
+    """``text`` on one line, at most ``limit`` characters."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+def _integer(text: str, what: str) -> int:
+    text = text.strip()
+    if not re.fullmatch(r"[+-]?\d{1,18}", text):
+        raise argparse.ArgumentTypeError(f"{what} must be an integer, got {text!r}")
+    return int(text)
+
+
+def jobs_type(text: str) -> int:
+    """``--jobs``: an integer >= 0; 0 means every core."""
+    n = _integer(text, "jobs")
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"jobs must be >= 0 (0 = all cores), got {n}")
+    return n or (os.cpu_count() or 1)
+
+
+def seed_type(text: str) -> int:
+    """``--seed``: an integer in 0 .. 2**63 - 1."""
+    n = _integer(text, "seed")
+    if not 0 <= n < 2 ** 63:
+        raise argparse.ArgumentTypeError(f"seed must be in 0 .. 2**63-1, got {n}")
+    return n
+
+
+def positive_int(text: str) -> int:
+    n = _integer(text, "value")
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {n}")
+    return n
+
+
+def positive_float(text: str) -> float:
+    """A finite number > 0 (e.g. a timeout in seconds)."""
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not (math.isfinite(x) and x > 0):
+        raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {text!r}")
+    return x
+
+
+_UNITS = {"": 1.0, "s": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0}
+
+
+def duration(text: str) -> float:
+    """A duration in seconds: ``90``, ``90s``, ``10m``, ``2h`` (finite, > 0)."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d*)?)\s*(s|m|min|h)?\s*", text)
+    if not m:
+        raise argparse.ArgumentTypeError(f"duration must look like 90, 90s, 10m or 2h, got {text!r}")
+    seconds = float(m.group(1)) * _UNITS[m.group(2) or ""]
+    if not (math.isfinite(seconds) and 0 < seconds <= 366 * 86400):
+        raise argparse.ArgumentTypeError(f"duration must be > 0 and at most a year, got {text!r}")
+    return seconds
+
+
+def add_papers(folders: list[str]) -> None:
+    """Add each ``--paper DIR`` to the registry of this process (CONTRACT: a paper as a folder)."""
+    from olr_verify import registry
+
+    for folder in folders:
+        registry.add_paper(folder)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from olr_verify import runner
+
+    add_papers(args.paper)
 
     results = runner.run(Path(args.out), only=args.only, quick=args.quick, jobs=args.jobs,
                          progress=not args.no_progress, seed=args.seed)
@@ -25,14 +115,21 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def _latest_statuses(path: Path) -> dict[str, str]:
+    """Claim id -> status from a results.json (none when the file does not exist)."""
     if not path.exists():
         return {}
-    return {c["id"]: c["status"] for c in json.loads(path.read_text(encoding="utf-8"))["claims"]}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return {str(c["id"]): str(c["status"]) for c in data["claims"]}
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"--results {path}: not a readable results file ({type(exc).__name__}: "
+                         f"{one_line(exc, 80)})") from None
 
 
 def cmd_list(args: argparse.Namespace) -> int:
     from olr_verify import registry
 
+    add_papers(args.paper)
     statuses = _latest_statuses(Path(args.results))
     shown = 0
     for c in registry.select(args.only, seed=args.seed, kind=args.kind):
@@ -49,6 +146,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     from olr_verify import artefacts
 
+    add_papers(args.paper)
     confirmed, details = artefacts.replay(args.path)
     print(json.dumps({"confirmed": confirmed, **details}, indent=1, default=str))
     return 0 if confirmed else 1
@@ -65,16 +163,21 @@ def _optional(module: str):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="olr-verify", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = OneLineParser(prog="olr-verify", description=__doc__,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--debug", action="store_true", help="show a traceback on errors")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
 
     p = sub.add_parser("run", help="verify the claim registry and write the report")
     p.add_argument("--only", help="a claim id or glob (an id also selects its parts)")
     p.add_argument("--quick", action="store_true", help="reduced budgets (about 2 minutes)")
     p.add_argument("--out", default=str(DEFAULT_OUT), help="output folder (default reports/latest)")
-    p.add_argument("--jobs", type=int, default=None, help="parallel checks (default: number of cores)")
-    p.add_argument("--seed", type=int, default=20261123, help="seed of every random choice")
+    p.add_argument("--jobs", type=jobs_type, default=None,
+                   help="parallel checks, >= 1 (0 or default: number of cores)")
+    p.add_argument("--seed", type=seed_type, default=20261123, help="seed of every random choice")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--paper", action="append", default=[], metavar="DIR",
+                   help="add the paper folder DIR (paper.toml) to the registry (repeatable)")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("list", help="list registered claims")
@@ -84,14 +187,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--only", help="a claim id or glob")
     p.add_argument("--results", default=str(DEFAULT_OUT / "results.json"),
                    help="results.json giving the statuses (default reports/latest/results.json)")
+    p.add_argument("--paper", action="append", default=[], metavar="DIR",
+                   help="add the paper folder DIR (paper.toml) to the registry (repeatable)")
     p.set_defaults(func=cmd_list)
 
-    p = sub.add_parser("replay", help="re-check a counterexample artefact")
+    p = sub.add_parser("replay", help="re-check a counterexample artefact against the registry")
     p.add_argument("path")
+    p.add_argument("--paper", action="append", default=[], metavar="DIR",
+                   help="a paper folder whose claims the artefact may belong to (repeatable)")
     p.set_defaults(func=cmd_replay)
 
     for name, module, text in (("prove", "olr_verify.prover.cli", "prove a scalar inequality"),
-                               ("hunt", "olr_verify.hunting.cli", "run a bound-hunting campaign")):
+                               ("hunt", "olr_verify.hunting.cli", "run a bound-hunting campaign"),
+                               ("check-proof", "olr_verify.kernel.cli", "re-check a proof certificate (kernel)")):
         mod = _optional(module)
         if mod is not None:
             p = sub.add_parser(name, help=text)
@@ -101,12 +209,40 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one subcommand; an error becomes one line on stderr and exit status 2."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    argv = [a for a in argv if a != "--debug"]
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
     except BrokenPipeError:  # e.g. `olr-verify list | head`
         sys.stderr.close()
         return 0
+    except KeyboardInterrupt:
+        print(f"olr-verify {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except SystemExit as exc:  # a subcommand's own exit: a message becomes one line, status 2
+        if exc.code is None or isinstance(exc.code, int):
+            return exc.code or 0
+        print(f"olr-verify {args.command}: error: {one_line(exc.code)}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001 - the CLI's promise: one line, no traceback
+        if debug:
+            raise
+        print(f"olr-verify {args.command}: error: {_describe(exc)}", file=sys.stderr)
+        return 2
+
+
+def _describe(exc: BaseException) -> str:
+    """One line naming what went wrong; the class is named when it is not a plain usage error."""
+    from olr_verify.expr import ExprError
+
+    if isinstance(exc, (UsageError, ExprError, ValueError)):
+        return one_line(exc)
+    if isinstance(exc, (OSError, ValueError, KeyError, TypeError, LookupError)):
+        return one_line(f"{type(exc).__name__}: {exc}")
+    return one_line(f"{type(exc).__name__}: {exc} (run with --debug for the traceback)")
 
 
 if __name__ == "__main__":

@@ -26,12 +26,16 @@ class Outcome:
     ``counterexample`` is the artefact payload (a JSON-serialisable dict with a
     ``"replay"`` entry naming its replayer, see :mod:`olr_verify.artefacts`); the
     runner writes it next to ``results.json`` and stores the relative path.
+    ``certificate`` backs a ``proved`` status: the runner re-checks it with
+    :func:`olr_verify.kernel.check` and downgrades ``proved`` to ``verified`` when it is missing or
+    rejected (``evidence["kernel"]`` says why).
     """
 
     status: str
     method: str
     evidence: dict[str, Any] = dataclasses.field(default_factory=dict)
     counterexample: dict[str, Any] | None = None
+    certificate: dict[str, Any] | None = None  # a kernel certificate (docs/certificates.md) for "proved"
 
     def __post_init__(self) -> None:
         if self.status not in STATUSES:

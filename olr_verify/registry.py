@@ -30,7 +30,8 @@ CLAIMS_DIR = Path(__file__).parent / "claims"
 SEEDS = ("000", "001", "002", "003", "004")
 KINDS = ("lemma", "theorem", "proposition", "corollary", "assumption", "equation",
          "algorithm", "table", "figure", "claim")
-ID_RE = re.compile(r"^(?P<seed>00[0-4]):(?P<kind>[a-z]+)-(?P<number>[0-9a-z.]+)(?:/(?P<part>[0-9a-z.\-/]+))?$")
+DEFECTS = ("substantive", "slip", "domain", "extraction")  # CONTRACT.md: the class of a refuted claim
+ID_RE = re.compile(r"^(?P<seed>[a-z0-9][a-z0-9_-]*):(?P<kind>[a-z]+)-(?P<number>[0-9a-z.]+)(?:/(?P<part>[0-9a-z.\-/]+))?$")
 
 CheckFn = Callable[[Context], Outcome]
 _CHECKS: dict[str, CheckFn] = {}
@@ -56,10 +57,22 @@ class Claim:
     domain: str = ""
     notes: str = ""
     variant_of: str = ""  # set on a corrected variant: the id of the printed claim it corrects
+    defect: str = ""  # when refuted: one of DEFECTS (a judgement on the paper, see olr_verify/summary.py)
+    defect_reason: str = ""  # one sentence: why this class (for extraction: what our copy lost)
+    defect_range: str = ""  # for a domain defect: the range in which the paper uses the statement
+    depends_on: tuple[str, ...] = ()  # ids of the paper's results whose printed proofs use this claim
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "depends_on", tuple(self.depends_on))
+        if self.defect and self.defect not in DEFECTS:
+            raise ValueError(f"claim {self.id}: defect must be one of {DEFECTS}, got {self.defect!r}")
+        if self.defect and not self.defect_reason:
+            raise ValueError(f"claim {self.id}: defect {self.defect!r} needs a defect_reason")
 
     @property
     def seed(self) -> str:
-        return self.id[:3]
+        """The paper's key: ``000`` ... ``004`` for the seeds, ``[paper] key`` for a paper folder."""
+        return self.id.split(":", 1)[0]
 
     @property
     def kind(self) -> str:
@@ -119,10 +132,48 @@ def _claim_files() -> list[Path]:
     return sorted(CLAIMS_DIR.glob("s*.toml")) + sorted(CLAIMS_DIR.glob("extra_*.toml"))
 
 
+_FOLDERS: list[tuple[Paper, list[Claim]]] = []  # papers added with add_paper(), in order
+
+
+def add_paper(folder: str | Path) -> Paper:
+    """Add the paper folder ``folder`` (``paper.toml`` + optional ``@check`` modules) to the registry.
+
+    Declarative claims get their checks from :mod:`olr_verify.paper_folder`; the folder's Python modules are
+    imported so that their ``@check`` functions register. Raises :class:`olr_verify.paper_folder.PaperError`.
+    """
+    from olr_verify import paper_folder
+
+    meta, entries = paper_folder.read(folder)
+    paper = Paper(seed=meta["key"], title=meta.get("title", ""), authors=meta.get("authors", ""),
+                  notes=meta.get("notes", ""))
+    if paper.seed in papers():
+        raise paper_folder.PaperError(f"--paper {folder}: key {paper.seed!r} is already registered")
+    fields = {f.name for f in dataclasses.fields(Claim)}
+    found = []
+    for entry in entries:
+        where = f"{folder}/paper.toml: claim {entry['id']}"
+        try:
+            validate_id(entry["id"])
+        except ValueError as exc:
+            raise paper_folder.PaperError(f"{where}: {exc}") from None
+        values = {k: v for k, v in entry.items() if k in fields and k != "domain"}
+        values.setdefault("title", entry["id"].split(":", 1)[1])
+        values.setdefault("source", str(folder))
+        found.append(Claim(**values, domain=paper_folder.domain_text(entry)))
+        if entry["check_kind"] in paper_folder.DECLARATIVE:
+            check(entry["id"])(paper_folder.declarative_check(entry, where))
+    paper_folder.import_modules(folder, paper.seed)
+    _FOLDERS.append((paper, found))
+    papers.cache_clear()
+    claims.cache_clear()
+    claims()  # ids unique, every check attached to a claim
+    return paper
+
+
 @cache
 def papers() -> dict[str, Paper]:
     found = (_read_toml(f)[0] for f in sorted(CLAIMS_DIR.glob("s*.toml")))
-    return {p.seed: p for p in found if p is not None}
+    return {**{p.seed: p for p in found if p is not None}, **{p.seed: p for p, _ in _FOLDERS}}
 
 
 @cache
@@ -144,6 +195,8 @@ def claims() -> tuple[Claim, ...]:
                 ordered.insert(same_seed[-1] + 1 if same_seed else len(ordered), c)
             else:
                 ordered.append(c)
+    for _, folder_claims in _FOLDERS:
+        ordered.extend(folder_claims)
     seen: set[str] = set()
     for c in ordered:
         if c.id in seen:

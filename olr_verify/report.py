@@ -5,7 +5,10 @@ import json
 from collections import Counter
 from typing import Any
 
+from olr_verify import errata
+from olr_verify.errata import seed_of
 from olr_verify.outcome import STATUSES
+from olr_verify.registry import DEFECTS
 
 ORDER = {"refuted": 0, "error": 1, "proved": 2, "verified": 3, "inconclusive": 4}
 BADGE = {"proved": "✅ proved", "verified": "🔎 verified", "refuted": "❌ refuted",
@@ -36,22 +39,39 @@ def _fmt(value: Any) -> str:
 
 
 def summary_table(claims: list[dict[str, Any]], papers: dict[str, Any]) -> list[str]:
-    lines = ["| seed | paper | " + " | ".join(STATUSES) + " | total |",
-             "|---|---|" + "---:|" * (len(STATUSES) + 1)]
-    total = Counter()
-    for seed in sorted({c["id"][:3] for c in claims}):
-        counts = Counter(c["status"] for c in claims if c["id"][:3] == seed)
+    """Claims per status and paper, then the errata entries per defect class (substantive and slips apart)."""
+    lines = ["| seed | paper | " + " | ".join(STATUSES) + " | total | " + " | ".join(DEFECTS) + " |",
+             "|---|---|" + "---:|" * (len(STATUSES) + 1 + len(DEFECTS))]
+    total, total_defects = Counter(), Counter()
+    for seed in sorted({seed_of(c["id"]) for c in claims}):
+        counts = Counter(c["status"] for c in claims if seed_of(c["id"]) == seed)
+        defects = errata.counts(claims, seed)
         total.update(counts)
+        total_defects.update(defects)
         title = papers.get(seed, {}).get("title", "")
         lines.append(f"| {seed} | {_cell(title)} | " + " | ".join(str(counts[s]) for s in STATUSES)
-                     + f" | {sum(counts.values())} |")
+                     + f" | {sum(counts.values())} | " + " | ".join(str(defects[d]) for d in DEFECTS) + " |")
     lines.append("| **all** | | " + " | ".join(f"**{total[s]}**" for s in STATUSES)
-                 + f" | **{sum(total.values())}** |")
+                 + f" | **{sum(total.values())}** | "
+                 + " | ".join(f"**{total_defects[d]}**" for d in DEFECTS) + " |")
+    unclassified = [c["id"] for c in claims if c["status"] == "refuted" and c.get("defect") not in DEFECTS]
+    if unclassified:
+        lines += ["", f"**Warning:** {len(unclassified)} refuted claim(s) without a defect class: "
+                  + ", ".join(f"`{i}`" for i in unclassified) + "."]
     return lines
 
 
+def status_text(c: dict[str, Any]) -> str:
+    """The badge, and for a parent that holds over a false printed step, that step ("proved — printed ...")."""
+    parts = c.get("refuted_parts") or []
+    if not parts or c["status"] == "refuted":
+        return BADGE[c["status"]]
+    steps = ", ".join(f"`{p}`" for p in parts)
+    return f"{BADGE[c['status']]} — printed proof step{'s' if len(parts) > 1 else ''} {steps} false"
+
+
 def claim_details(c: dict[str, Any]) -> list[str]:
-    lines = [f"#### `{c['id']}` — {c['title']}: {BADGE[c['status']]}", ""]
+    lines = [f"#### `{c['id']}` — {c['title']}: {status_text(c)}", ""]
     lines.append(f"- **statement (as printed):** {c.get('statement', '')}")
     if c.get("domain"):
         lines.append(f"- **domain:** {c['domain']}")
@@ -59,6 +79,9 @@ def claim_details(c: dict[str, Any]) -> list[str]:
         lines.append(f"- **source:** {c['source']}")
     if c.get("variant_of"):
         lines.append(f"- **corrected variant of** `{c['variant_of']}` (not printed in the paper)")
+    if c["status"] == "refuted":
+        lines.append(f"- **defect:** {c.get('defect') or 'not classified'} — {c.get('defect_reason', '')}"
+                     + (f" (range the paper uses: {c['defect_range']})" if c.get("defect_range") else ""))
     if c.get("notes"):
         lines.append(f"- **notes:** {c['notes']}")
     lines.append(f"- **method:** {c['method']} ({c['seconds']:.2f} s)")
@@ -136,7 +159,7 @@ def paper_section(seed: str, claims: list[dict[str, Any]], paper: dict[str, Any]
     for c in ranked:
         reason = c["evidence"].get("reason", "") if c["status"] == "inconclusive" else ""
         method = c["method"] + (f" — {reason}" if reason else "")
-        lines.append(f"| `{c['id']}` | {_cell(c['title'])} | {c['kind']} | {BADGE[c['status']]} | "
+        lines.append(f"| `{c['id']}` | {_cell(c['title'])} | {c['kind']} | {_cell(status_text(c))} | "
                      f"{_cell(method)} | {c['seconds']:.2f} |")
     lines.append("")
     detailed = [c for c in ranked if c["method"] != "none"]
@@ -155,18 +178,21 @@ def render(results: dict[str, Any]) -> str:
     lines = ["# olr_verify report", "",
              f"Generated {results['generated']} by olr_verify {results['version']} in {results['seconds']} s"
              + (f" (quick mode)" if run.get("quick") else "")
-             + (f", claims matching `{run['only']}`" if run.get("only") else "") + ".", "",
-             "## What the statuses mean", ""]
+             + (f", claims matching `{run['only']}`" if run.get("only") else "") + ".", "", "## Summary", ""]
+    lines += summary_table(claims, papers)
+    lines += ["", "Defect columns count the refuted printed claims of each paper by class (see Errata).", ""]
+    lines += errata.section(results)
+    lines += ["## What the statuses mean", ""]
     lines += [f"- **{s}** — {MEANING[s]}" for s in STATUSES]
     lines += ["", "A parent claim (`id`) summarises its parts (`id/part`, e.g. proof steps): with a check of its "
-              "own it keeps its status and lists the counts of its parts; without one it takes a status from "
-              "them (method \"summary of parts\").", "", "## Summary", ""]
-    lines += summary_table(claims, papers)
+              "own it keeps its status, lists the counts of its parts, and says so when a printed proof step is "
+              "false (\"proved — printed proof step X false\"); without one it takes a status from them (method "
+              "\"summary of parts\"). Corrected variants (`variant_of`) are not parts.", ""]
     refuted = [c for c in claims if c["status"] == "refuted"]
     if refuted:
-        lines += ["", "## Refuted claims at a glance", ""]
-        lines += [f"- `{c['id']}` ({c['title']}) — {c['method']}; counterexample `{c['counterexample']}`"
-                  for c in refuted]
+        lines += ["## Refuted claims at a glance", ""]
+        lines += [f"- `{c['id']}` ({c['title']}) — **{c.get('defect') or 'not classified'}**; {c['method']}; "
+                  f"counterexample `{c['counterexample']}`" for c in refuted]
     prover_rows = prover_section(claims)
     if prover_rows:
         lines += ["", "## Scalar lemmas: prover certificates", "",
@@ -176,6 +202,6 @@ def render(results: dict[str, Any]) -> str:
                   "the prover at a rational on each side.", ""] + prover_rows
     for extra in results.get("sections", []):
         lines += ["", f"## {extra['title']}", "", extra["markdown"]]
-    for seed in sorted({c["id"][:3] for c in claims}):
-        lines += [""] + paper_section(seed, [c for c in claims if c["id"][:3] == seed], papers.get(seed, {}))
+    for seed in sorted({seed_of(c["id"]) for c in claims}):
+        lines += [""] + paper_section(seed, [c for c in claims if seed_of(c["id"]) == seed], papers.get(seed, {}))
     return "\n".join(lines).rstrip() + "\n"

@@ -11,14 +11,14 @@ import os
 import sys
 import time
 import traceback
-from collections import Counter
 from datetime import datetime, timezone
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
 
-from olr_verify import __version__, artefacts, cache, registry
+from olr_verify import __version__, artefacts, cache, errata, registry
 from olr_verify.outcome import Context, Outcome, no_check_yet
+from olr_verify.summary import summarise, summarise_parents  # noqa: F401 - summarise_parents: old import path
 
 TIME_LIMIT_FULL = 240.0
 TIME_LIMIT_QUICK = 40.0
@@ -39,7 +39,9 @@ def execute(claim: registry.Claim, ctx: Context) -> dict[str, Any]:
         if not isinstance(outcome, Outcome):
             raise TypeError(f"check returned {type(outcome).__name__}, not Outcome")
         record = {"status": outcome.status, "method": outcome.method, "evidence": outcome.evidence,
-                  "artefact": outcome.counterexample}
+                  "artefact": outcome.counterexample, "certificate": None}
+        if outcome.status == "proved":
+            kernel_gate(record, outcome.certificate, claim.id)
         json.dumps(record, default=str)  # fail here, inside the check's time, if not serialisable
     except Exception as exc:  # noqa: BLE001 - any failure of a check is its result
         record = {"status": "error", "method": "check raised",
@@ -49,7 +51,79 @@ def execute(claim: registry.Claim, ctx: Context) -> dict[str, Any]:
     return record
 
 
+def sealed(certificate: dict[str, Any], claim_id: str) -> dict[str, Any]:
+    """The certificate bound to its claim: the claim id and the hash of its statement, which results.json
+    records too, so that ``olr-verify check-proof --results`` rejects a certificate of another statement."""
+    from olr_verify.kernel import statement_sha256
+
+    certificate = {**certificate, "claim": claim_id}
+    return {**certificate, "statement_sha256": statement_sha256(certificate)}
+
+
+def kernel_gate(record: dict[str, Any], certificate: dict[str, Any] | None, claim_id: str) -> None:
+    """Only a certificate accepted by the kernel keeps ``proved``; otherwise ``verified`` (evidence.kernel)."""
+    from olr_verify.kernel import check
+
+    if certificate is None:
+        reason = "no kernel-checkable certificate"
+    else:
+        certificate = sealed(certificate, claim_id)
+        verdict = check(certificate)
+        reason = "accepted" if verdict.accepted else f"rejected: {verdict.reason}"
+    record["evidence"] = {**record["evidence"], "kernel": reason}
+    if reason == "accepted":
+        record["certificate"] = certificate
+    else:
+        record["status"] = "verified"
+        record["method"] = f"{record['method']} (not re-checked by the kernel)"
+
+
+def _write_certificate(cert: dict[str, Any] | None, out_dir: Path, claim_id: str) -> str | None:
+    if cert is None:
+        return None
+    path = out_dir / "certificates" / artefacts.artefact_filename(claim_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(cert, indent=1, sort_keys=True), encoding="utf-8")
+    return path.relative_to(out_dir).as_posix()
+
+
+def _certify_summarised_parents(results: list[dict[str, Any]], out_dir: Path) -> None:
+    """A parent proved as the summary of its parts gets the chain of its parts' certificates (kernel-checked);
+    a parent whose parts' certificates cannot be read is ``verified``, never ``proved`` without one."""
+    from olr_verify.kernel import check
+
+    for r in results:
+        if r["status"] != "proved" or r.get("certificate"):
+            continue
+        parts = [p for p in results if p["id"].startswith(r["id"] + "/") and not p.get("variant_of")]
+        try:
+            links = [{"label": p["id"], "certificate": json.loads((out_dir / p["certificate"]).read_text())}
+                     for p in parts]
+        except (TypeError, OSError, ValueError):
+            links = []
+        cert = sealed({"format": "olr-verify-certificate/1", "kind": "chain", "links": links}, r["id"])
+        verdict = check(cert) if links else None
+        if verdict is not None and verdict.accepted:
+            r["certificate"] = _write_certificate(cert, out_dir, r["id"])
+            r["certificate_sha256"] = cert["statement_sha256"]
+        else:
+            r["status"] = "verified"
+            r["evidence"]["kernel"] = "no kernel-checkable certificate for the summary of parts"
+
+
+def _die_with_parent() -> None:
+    """Linux: this (forked) check process is killed when the runner dies, so a killed run leaves no orphan."""
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG = 1
+    except (OSError, AttributeError):
+        pass
+
+
 def _child(claim: registry.Claim, ctx: Context, conn: Connection) -> None:
+    _die_with_parent()
     if ctx.quick:  # set in the forked child only: the caller's process keeps its prover settings
         from olr_verify.prover import core
 
@@ -136,46 +210,6 @@ def _progress(total: int, enabled: bool):
                 file=sys.stderr, dynamic_ncols=True)
 
 
-def summarise_parents(results: list[dict[str, Any]]) -> None:
-    """Give each parent claim the summary of its parts (``id/part``).
-
-    A parent with its own check keeps its status, and its evidence gains the counts of its
-    parts. A parent without a check takes its status from its parts: refuted if a part was
-    refuted (that part's counterexample is linked), proved only if every part was proved,
-    verified if every part was proved or verified, otherwise inconclusive.
-    """
-    by_id = {r["id"]: r for r in results}
-    parts: dict[str, list[dict[str, Any]]] = {}
-    for r in results:
-        if "/" in r["id"]:
-            parts.setdefault(r["id"].split("/", 1)[0], []).append(r)
-    for pid, children in parts.items():
-        parent = by_id.get(pid)
-        if parent is None:
-            continue
-        counts = Counter(c["status"] for c in children)
-        parent["evidence"]["parts"] = dict(counts)
-        if parent["method"] != "none":
-            continue
-        refuted = [c for c in children if c["status"] == "refuted"]
-        if refuted:
-            status = "refuted"
-            parent["counterexample"] = refuted[0]["counterexample"]
-            parent["evidence"]["refuted_parts"] = [c["id"] for c in refuted]
-        elif counts["proved"] == len(children):
-            status = "proved"
-        elif counts["proved"] + counts["verified"] == len(children):
-            status = "verified"
-        else:
-            status = "inconclusive"
-            parent["evidence"]["reason"] = "no check of its own; parts: " + ", ".join(
-                f"{k} {v}" for k, v in sorted(counts.items()))
-        if status != "inconclusive":
-            parent["evidence"].pop("reason", None)
-        parent["status"] = status
-        parent["method"] = "summary of parts"
-
-
 def assemble(claims: list[registry.Claim], records: dict[str, dict[str, Any]], out_dir: Path,
              seconds: float) -> dict[str, Any]:
     results = []
@@ -185,11 +219,14 @@ def assemble(claims: list[registry.Claim], records: dict[str, dict[str, Any]], o
         if rec.get("artefact") is not None:
             path = artefacts.write(rec["artefact"], out_dir / "counterexamples", c.id)
             cx_path = path.relative_to(out_dir).as_posix()
+        cert = rec.get("certificate")  # accepted by the kernel in execute()
         results.append({"id": c.id, "title": c.title, "kind": c.check_kind, "status": rec["status"],
                         "method": rec["method"], "seconds": rec["seconds"], "evidence": rec["evidence"],
-                        "counterexample": cx_path, "source": c.source, "statement": c.statement,
-                        "domain": c.domain, "notes": c.notes, "variant_of": c.variant_of})
-    summarise_parents(results)
+                        "counterexample": cx_path, "certificate": _write_certificate(cert, out_dir, c.id),
+                        "certificate_sha256": cert and cert["statement_sha256"], "source": c.source,
+                        "statement": c.statement, "domain": c.domain, "notes": c.notes, "variant_of": c.variant_of})
+    summarise(results, claims)  # parents from parts, defect classes of refutations (olr_verify/summary.py)
+    _certify_summarised_parents(results, out_dir)
     return {"generated": datetime.now(timezone.utc).isoformat(timespec="seconds"), "version": __version__,
             "seconds": round(seconds, 1), "claims": results,
             "papers": {s: {"title": p.title, "authors": p.authors, "notes": p.notes}
@@ -206,10 +243,14 @@ def benchmark_sections(out_dir: Path) -> list[dict[str, str]]:
     path = out_dir / "benchmarks.json"
     if not path.exists():
         return [{"title": "Performance", "markdown": "No benchmark results yet: run `make bench`."}]
-    bench = json.loads(path.read_text(encoding="utf-8"))
-    head = (f"Measured {bench['generated']} on {bench['machine']} with `make bench` "
-            "(benchmarks are not re-run by `olr-verify run`).")
-    body = [head] + [f"### {e['name']}\n\n{_as_markdown(e['markdown'])}" for e in bench["benchmarks"]]
+    try:
+        bench = json.loads(path.read_text(encoding="utf-8"))
+        head = (f"Measured {bench['generated']} on {bench['machine']} with `make bench` "
+                "(benchmarks are not re-run by `olr-verify run`).")
+        body = [head] + [f"### {e['name']}\n\n{_as_markdown(e['markdown'])}" for e in bench["benchmarks"]]
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as exc:
+        return [{"title": "Performance", "markdown": f"`{path.name}` could not be read ({type(exc).__name__}); "
+                 "run `make bench` again."}]
     return [{"title": "Performance", "markdown": "\n\n".join(body)}]
 
 
@@ -240,29 +281,159 @@ def is_scalar(claim) -> bool:
     return parts <= SCALAR_KINDS and bool(parts & {"scalar-inequality", "exact-identity"})
 
 
+class OutputError(ValueError):
+    """The output folder cannot be written safely (the message is one line; nothing was changed)."""
+
+
+#: What the runner writes in ``--out``; anything else there belongs to someone else and is kept as is.
+MANAGED = ("results.json", "REPORT.md", "counterexamples", "figures", "certificates", "errata", cache.CACHE_DIR)
+ARTEFACT_FOLDERS = ("counterexamples", "certificates")
+
+
+def check_output_folder(out_dir: Path) -> None:
+    """Refuse (before anything is written) an ``--out`` that is, or holds in a managed place, a symlink."""
+    if out_dir.is_symlink():
+        raise OutputError(f"--out {out_dir} is a symbolic link; give the real folder")
+    if out_dir.exists() and not out_dir.is_dir():
+        raise OutputError(f"--out {out_dir} exists and is not a folder")
+    for name in MANAGED:
+        path = out_dir / name
+        if path.is_symlink():
+            raise OutputError(f"{path} is a symbolic link; refusing to write through it")
+        if path.is_dir():
+            for entry in path.rglob("*"):
+                if entry.is_symlink():
+                    raise OutputError(f"{entry} is a symbolic link; refusing to replace it")
+
+
+def previous_results(out_dir: Path) -> dict[str, Any] | None:
+    """The results.json already in ``out_dir`` (updated by ``--only``), or None; malformed is an error."""
+    path = out_dir / "results.json"
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise OutputError(f"cannot update {path}: not a readable results file ({type(exc).__name__})") from None
+    if not (isinstance(data, dict) and isinstance(data.get("claims"), list)
+            and all(isinstance(c, dict) and isinstance(c.get("id"), str) for c in data["claims"])):
+        raise OutputError(f"cannot update {path}: it has no list of claims with ids")
+    return data
+
+
+def _stage(out_dir: Path, previous: dict[str, Any] | None, selected: list[registry.Claim]) -> Path:
+    """A new folder beside ``out_dir`` where the run is written; with ``previous``, a copy of the
+    runner's files of ``out_dir`` without the selected claims' artefacts (they are decided again)."""
+    import shutil
+    import tempfile
+
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.run-", dir=out_dir.parent))
+    if previous is None:
+        return stage
+    for name in ("counterexamples", "figures", "certificates"):
+        src = out_dir / name
+        if src.is_dir():
+            shutil.copytree(src, stage / name, symlinks=True)
+    for c in selected:
+        for name in ARTEFACT_FOLDERS:
+            (stage / name / artefacts.artefact_filename(c.id)).unlink(missing_ok=True)
+    return stage
+
+
+def merge(previous: dict[str, Any] | None, fresh: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The previous claims with the freshly decided ones replaced (or added), in registry order."""
+    if previous is None:
+        return fresh
+    by_id = {c["id"]: c for c in previous["claims"]}
+    by_id.update({c["id"]: c for c in fresh})
+    order = {c.id: k for k, c in enumerate(registry.claims())}
+    return sorted(by_id.values(), key=lambda c: order.get(c["id"], len(order)))
+
+
+def update(previous: dict[str, Any], fresh: list[dict[str, Any]],
+           selected: list[registry.Claim]) -> list[dict[str, Any]]:
+    """``--only``: the previous claims with the selected ones decided again; their parents are
+    summarised again from their parts; every other claim stays exactly as it was."""
+    import copy
+
+    merged = merge(previous, fresh)
+    touched = {c.id for c in selected} | {c.parent for c in selected if c.parent}
+    kept = {c["id"]: copy.deepcopy(c) for c in merged if c["id"] not in touched}
+    summarise(merged, registry.claims())
+    return [kept.get(c["id"], c) for c in merged]
+
+
+def publish(stage: Path, out_dir: Path) -> None:
+    """Put the staged run in place of ``out_dir`` in a few renames; entries the runner does not
+    manage (e.g. benchmarks.json, a user's notes) move over unchanged, and only the replaced
+    runner files are deleted."""
+    import shutil
+    import stat
+    import tempfile
+
+    shutil.rmtree(stage / cache.CACHE_DIR, ignore_errors=True)
+    if not out_dir.exists():
+        os.chmod(stage, 0o777 & ~_umask())
+        os.rename(stage, out_dir)
+        return
+    os.chmod(stage, stat.S_IMODE(out_dir.stat().st_mode))
+    for entry in sorted(os.listdir(out_dir)):
+        if entry not in MANAGED:
+            target = stage / entry
+            if target.exists() or target.is_symlink():  # a check wrote it: the user's entry wins
+                shutil.rmtree(target) if target.is_dir() and not target.is_symlink() else target.unlink()
+            os.rename(out_dir / entry, target)
+    trash = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.old-", dir=out_dir.parent))
+    os.rename(out_dir, trash / "old")
+    os.rename(stage, out_dir)
+    shutil.rmtree(trash)  # only the runner's own files of the previous run are left in it
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def run(out_dir: Path, only: str | None = None, quick: bool = False, jobs: int | None = None,
         progress: bool = True, seed: int = 20261123, scalar_only: bool = False) -> dict[str, Any]:
     """The main job of ``olr-verify run``: check, write results.json and REPORT.md, return the results.
 
+    Claims are selected first (no match: :class:`ValueError`, nothing touched). The run is written
+    in a new folder beside ``out_dir`` and put in place at the end (:func:`publish`), so a run
+    that is killed leaves the previous report intact. With ``only`` and an existing results.json,
+    the selected claims are updated inside it and every other claim is kept as it was.
     ``scalar_only`` keeps the scalar registry (:func:`is_scalar`), as ``benchmarks/prover.py`` times it."""
+    import shutil
+
     from olr_verify import report
 
     start = time.perf_counter()
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for stale in ("counterexamples", "figures"):
-        for f in (out_dir / stale).glob("*"):
-            f.unlink()
-    cache.clear(out_dir)
+    out_dir = Path(out_dir).absolute()  # absolute, not resolved: a symlink stays visible (and is refused)
     selected = [c for c in registry.select(only) if is_scalar(c) or not scalar_only]
     if not selected:
-        raise ValueError(f"--only {only!r} selects no claim")
-    ctx = Context(out_dir=out_dir.resolve(), quick=quick, seed=seed)
-    jobs = jobs or os.cpu_count() or 1
-    records = run_checks(selected, ctx, jobs, TIME_LIMIT_QUICK if quick else TIME_LIMIT_FULL, progress)
-    results = assemble(selected, records, out_dir, time.perf_counter() - start)
-    results["run"] = {"only": only, "quick": quick, "jobs": jobs, "seed": seed, "scalar_only": scalar_only}
-    results["sections"] = benchmark_sections(out_dir) + campaign_sections()
-    (out_dir / "results.json").write_text(json.dumps(results, indent=1, default=str), encoding="utf-8")
-    (out_dir / "REPORT.md").write_text(report.render(results), encoding="utf-8")
+        raise ValueError(f"--only {only!r} selects no claim; nothing was changed")
+    if jobs is not None and jobs < 0:
+        raise ValueError(f"jobs must be >= 0 (0 = all cores), got {jobs}")
+    check_output_folder(out_dir)
+    previous = previous_results(out_dir) if only else None
+    stage = _stage(out_dir, previous, selected)
+    try:
+        ctx = Context(out_dir=stage.resolve(), quick=quick, seed=seed)
+        jobs = jobs or os.cpu_count() or 1
+        records = run_checks(selected, ctx, jobs, TIME_LIMIT_QUICK if quick else TIME_LIMIT_FULL, progress)
+        results = assemble(selected, records, stage, time.perf_counter() - start)
+        if previous is not None:
+            results["claims"] = update(previous, results["claims"], selected)
+        results["run"] = {"only": only, "quick": quick, "jobs": jobs, "seed": seed, "scalar_only": scalar_only,
+                          "updated": [c.id for c in selected] if previous is not None else None}
+        results["sections"] = benchmark_sections(out_dir) + campaign_sections()
+        errata.write(results, stage)  # witnesses from the artefacts, errata/<seed>.md (olr_verify/errata.py)
+        (stage / "results.json").write_text(json.dumps(results, indent=1, default=str), encoding="utf-8")
+        (stage / "REPORT.md").write_text(report.render(results), encoding="utf-8")
+        publish(stage, out_dir)
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)  # the runner's own staging folder only
+        raise
     return results

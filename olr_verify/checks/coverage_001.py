@@ -22,6 +22,7 @@ from functools import lru_cache
 import numpy as np
 
 from olr_verify.artefacts import replayer
+from olr_verify.checks.verdicts import detection_power
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 
@@ -214,13 +215,15 @@ def standard_runs(seed: int, quick: bool):
 
 def per_round(ctx: Context, relation, label, needs_hypotheses=False, extra=None) -> Outcome:
     """Evaluate ``relation(run) -> (lhs, rhs)`` arrays (lhs ≤ rhs expected) on every standard run."""
-    worst, rounds, info = math.inf, 0, []
+    worst, rounds, info, nonfinite = math.inf, 0, [], 0
     for meta, run in standard_runs(ctx.seed, ctx.quick):
         if needs_hypotheses and not meta["theorem_hypotheses"]:
             continue
         lhs, rhs = relation(run)
-        lhs, rhs = np.atleast_1d(lhs), np.atleast_1d(rhs)
+        lhs, rhs = np.atleast_1d(np.asarray(lhs, dtype=float)), np.atleast_1d(np.asarray(rhs, dtype=float))
         slack = (rhs - lhs) / (1.0 + np.abs(rhs) + np.abs(lhs))
+        nonfinite += int((~np.isfinite(slack)).sum())
+        slack = np.where(np.isfinite(slack), slack, -np.inf)  # a NaN round never passes
         worst = min(worst, float(slack.min()))
         rounds += slack.size
         info.append({**meta, "min_relative_slack": float(slack.min()),
@@ -228,6 +231,9 @@ def per_round(ctx: Context, relation, label, needs_hypotheses=False, extra=None)
     ev = {"relation": label, "rounds_checked": rounds, "min_relative_slack": worst, "tolerance": TOL, "runs": info}
     if extra:
         ev.update(extra)
+    if rounds == 0 or nonfinite:
+        ev["reason"] = (f"{nonfinite} rounds evaluated to NaN/inf" if nonfinite else "no run met the hypotheses")
+        return Outcome("inconclusive", "per-round evaluation along exact GAF runs", ev)
     if worst >= -TOL:
         return Outcome("verified", "per-round evaluation along exact GAF runs (float64 + Gauss-Hermite)", ev)
     ev["note"] = "float violation beyond tolerance, not confirmed at 50 digits"
@@ -404,11 +410,15 @@ def regret_check(ctx: Context, bound_fn, label, settings=None, runs=None) -> Out
         for W, fW in _reg_comparators(run, B):
             reg = Lhat - fW
             bnd = bound_fn(run, W, B)
-            worst = max(worst, reg - bnd)
+            worst = max(worst, reg - bnd if math.isfinite(reg - bnd) else math.inf)  # NaN never passes
             rows.append({"seq": meta["seq"], "K": meta["K"], "d'": meta["d'"], "B": B, "regret": round(reg, 6),
                          "bound": round(bnd, 6), "ratio": round(reg / bnd, 6)})
+    if not rows:
+        return Outcome("inconclusive", "exact GAF runs vs certified comparators (float regret)",
+                       {"bound": label, "reason": "no run met the theorem's hypotheses"})
     ev = {"bound": label, "max_regret_minus_bound": worst, "cases": rows[:12], "n_cases": len(rows),
           "max_ratio": max(r["ratio"] for r in rows)}
+    ev["detection"] = detection_power(ev["max_ratio"], 1.0, "largest regret/bound ratio over runs and comparators")
     if settings:
         ev.update(settings)
     if worst <= 0:

@@ -14,6 +14,7 @@ sizes, or exactly on rational instances, are ``verified`` (the evidence says whi
 from __future__ import annotations
 
 from olr_verify.checks.scalar_common import combine, identity, inequality
+from olr_verify.checks.verdicts import not_a_certificate
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 
@@ -118,7 +119,8 @@ def claim_3(ctx: Context) -> Outcome:
     ev = {"argument": "x -> a x is a bijection of X = [0, oo) for a > 0, so sup_x {theta x - f(a x)} = "
                       "sup_y {(theta/a) y - f(y)} = f*(theta/a); the objective identity is certified by sympy for an "
                       "arbitrary function f"}
-    return combine([("objective under y = a x", sub)], method="exact substitution (sympy) + bijection of [0,oo)", extra=ev)
+    out = combine([("objective under y = a x", sub)], method="exact substitution (sympy) + bijection of [0,oo)", extra=ev)
+    return not_a_certificate(out, "the sup over x equals the sup over y = a x (bijection of [0, oo)): prose")
 
 
 def _f2(x, alpha, beta):
@@ -187,11 +189,13 @@ def lemma_3_3_before_t0(ctx: Context) -> Outcome:
     g, al, t, d = sp.symbols("g alpha t d", positive=True)
     # x = 0, h = 0, s = 0: w = 0 (box "else" branch), psi_t(0, 0) = psi_{t-1}(0, 0) = 0 by definition.
     lhs = g * 0 * 0 + 0
-    return combine([
+    return not_a_certificate(combine([
         ("LHS == 0 (x = 0, w = 0, psi(0,0) = 0)", identity(sp.Integer(lhs), sp.Integer(0), {}, ctx)),
         ("0 <= kappa(alpha)/(t d)", _positive("exp(1/(2*(alpha-9/8)))/(t*d)", "alpha > 9/8, t, d >= 1")),
     ], extra={"argument": "before t0 every x_{q,i} = 0, so h_{t,i} = 0 and s_{t,i} = 0; psi_t(h, 0) = 0 by definition "
-                          "and w_{t,i} = 0 by the box's else branch"})
+                          "and w_{t,i} = 0 by the box's else branch"}),
+        "the case analysis before t0 (every x_{q,i} = 0, so h = s = 0 and w = 0) is prose; the identity 0 == 0 "
+        "certifies nothing")
 
 
 def _B():
@@ -370,19 +374,63 @@ def equation_6_corrected(ctx: Context) -> Outcome:
 
 
 # --------------------------------------------------------------------------- Theorem 4.2 (App. C)
-@check("002:theorem-4.2/reduction")
-def theorem_4_2_reduction(ctx: Context) -> Outcome:
+def reduction_instances(ctx: Context, scale=None, h_sign: int = -1) -> tuple[bool, int, dict]:
+    """Exact rational instances of C1: linear losses g_t x_t^T w, S = sum x x^T, h = h_sign * sum g_t x_t.
+
+    With q = h^T S^+ h (the value of the instance, not typed in) and u = c S^+ h, c = ``scale(T)`` (printed:
+    beta sqrt(2/T)), checks exactly: S^+ S S^+ = S^+, ||u||_S^2 = c^2 q, h^T u = c q, and
+    regret_T(u) = sum g x^T w - sum g x^T u == sum g x^T w + h^T u. ``h_sign = +1`` is a false variant.
+    """
+    import numpy as np
+    sp = _sp()
+
+    rng = np.random.default_rng(ctx.seed + 42)
+    ok, n, worst = True, 0, {}
+    for S, xs in _rational_instances(ctx.seed, 6 if ctx.quick else 20, dims=(2, 3, 4)):
+        T, beta = len(xs), sp.Rational(int(rng.integers(1, 9)), 4)
+        c = beta * sp.sqrt(sp.Rational(2, T)) if scale is None else scale(T, beta)
+        g = [sp.Rational(int(rng.integers(-4, 5)), 4) for _ in xs]
+        w = [sp.Matrix(rng.integers(-3, 4, S.rows).tolist()) for _ in xs]
+        h = h_sign * sum((gi * x for gi, x in zip(g, xs)), sp.zeros(S.rows, 1))
+        Sp = S.pinv()
+        q = (h.T * Sp * h)[0]
+        u = c * Sp * h
+        played = sum((gi * (x.T * wi)[0] for gi, x, wi in zip(g, xs, w)), sp.Integer(0))
+        regret = played - sum((gi * (x.T * u)[0] for gi, x in zip(g, xs)), sp.Integer(0))
+        checks = {"S+ S S+ == S+": Sp * S * Sp == Sp,
+                  "||u||_S^2 == c^2 q": sp.simplify((u.T * S * u)[0] - c ** 2 * q) == 0,
+                  "h^T u == c q": sp.simplify((h.T * u)[0] - c * q) == 0,
+                  "regret(u) == sum g x^T w + h^T u": sp.simplify(regret - played - (h.T * u)[0]) == 0}
+        n += 1
+        for k, v in checks.items():
+            if not v:
+                worst.setdefault(k, {"d": S.rows, "T": T})
+        ok &= all(checks.values())
+    return ok, n, worst
+
+
+def reduction_links(ctx: Context, scale=None, h_sign: int = -1) -> list[tuple[str, Outcome]]:
+    """The links of C1: the general relations on exact instances, then the hypothesis q = T/2 substituted."""
     sp = _sp()
     b, T = sp.symbols("beta T", positive=True)
-    q = T / 2  # h_T^T S_T^+ h_T
-    dom = {"beta": ("0.1", "5"), "T": ("1", "100")}
-    return combine([
-        ("||u||_S = beta sqrt(2/T) sqrt(h^T S^+ S S^+ h) = beta (S^+ S S^+ = S^+)",
-         identity(b * sp.sqrt(2 / T) * sp.sqrt(q), b, dom, ctx)),
-        ("h^T u = beta sqrt(2/T) h^T S^+ h = beta sqrt(T/2)", identity(b * sp.sqrt(2 / T) * q, b * sp.sqrt(T / 2), dom, ctx)),
-        ("regret - h^T u == sum g x^T w (>= 0 by the sign rule)", identity(sp.Symbol("A") + sp.Symbol("H") - sp.Symbol("H"), sp.Symbol("A"), {}, ctx)),
-    ], extra={"argument": "S^+ S S^+ = S^+ is a Moore-Penrose axiom; regret_T(u) = sum_t g_t x_t^T w_t - sum_t g_t x_t^T u "
-                          "= (nonnegative) + h_T^T u"})
+    c = b * sp.sqrt(2 / T) if scale is None else scale(T, b)
+    dom = {"beta": ("1/10", "5"), "T": ("1", "100")}
+    ok, n, failed = reduction_instances(ctx, scale, h_sign)
+    inst = _exact_matrix_outcome("C1", ok, n, "S^+ S S^+ = S^+, ||u||_S^2 = c^2 q, h^T u = c q and regret_T(u) = "
+                                 "sum g x^T w + h^T u, with q = h^T S^+ h computed on each instance")
+    if failed:
+        inst.evidence["failed"] = failed
+    return [("general relations on exact rational instances (d = 2..4, rank-deficient included)", inst),
+            ("||u||_S^2 = c^2 q == beta^2 at q = T/2 (hypothesis)", identity(c ** 2 * (T / 2), b ** 2, dom, ctx)),
+            ("h^T u = c q == beta sqrt(T/2) at q = T/2 (hypothesis)", identity(c * (T / 2), b * sp.sqrt(T / 2), dom, ctx))]
+
+
+@check("002:theorem-4.2/reduction")
+def theorem_4_2_reduction(ctx: Context) -> Outcome:
+    return combine(reduction_links(ctx), extra={
+        "argument": "S^+ S S^+ = S^+ is a Moore-Penrose axiom; regret_T(u) = sum_t g_t x_t^T w_t - sum_t g_t x_t^T u "
+                    "= (nonnegative by the sign rule) + h_T^T u; the hypothesis h^T S^+ h = T/2 is substituted only "
+                    "in the last two links (it is established by 002:theorem-4.2/first-d-trials and /remaining-trials)"})
 
 
 @check("002:theorem-4.2/first-d-trials")
@@ -412,26 +460,67 @@ def theorem_4_2_first_d(ctx: Context) -> Outcome:
     return out
 
 
+def sherman_morrison_general(a, b, c, g):
+    """h_t^T S_t^{-1} h_t in the scalars a = h^T S^-1 h, b = h^T S^-1 x, c = x^T S^-1 x (h_t = h - g x)."""
+    return (a - 2 * g * b + g ** 2 * c) - (b - g * c) ** 2 / (1 + c)
+
+
+def remaining_trials_general(ctx: Context, general=sherman_morrison_general) -> Outcome:
+    """``general`` against h_t^T (S + x x^T)^{-1} h_t computed directly: symbolic d = 2, exact instances d = 2..4."""
+    import numpy as np
+    sp = _sp()
+    from olr_verify.checks.verdicts import on_printed_domain
+
+    s11, s12, s22, h1, h2, x1, x2, g = sp.symbols("s11 s12 s22 h1 h2 x1 x2 g", real=True)
+    S, h, x = sp.Matrix([[s11, s12], [s12, s22]]), sp.Matrix([h1, h2]), sp.Matrix([x1, x2])
+    Si = S.adjugate() / S.det()
+    direct = ((h - g * x).T * (S + x * x.T).adjugate() * (h - g * x))[0] / (S + x * x.T).det()
+    scal = [(u.T * Si * v)[0] for u, v in ((h, h), (h, x), (x, x))]
+    dom = {"s11": ("1", "3"), "s12": ("-1/2", "1/2"), "s22": ("1", "3"), "h1": ("-2", "2"), "h2": ("-2", "2"),
+           "x1": ("-2", "2"), "x2": ("-2", "2"), "g": ("-1", "1")}
+    sym = identity(direct, general(*scal, g), dom, ctx,
+                   what="(h - g x)^T (S + x x^T)^{-1} (h - g x) == general(a, b, c, g), symbolic 2x2 S")
+    rng = np.random.default_rng(ctx.seed + 7)
+    ok, n = True, 0
+    for d in (2, 3, 4):
+        for _ in range(2 if ctx.quick else 6):
+            M = sp.Matrix(d, d, lambda i, j: int(rng.integers(-3, 4)))
+            Sm = M * M.T + sp.eye(d)
+            hm, xm = sp.Matrix(rng.integers(-3, 4, d).tolist()), sp.Matrix(rng.integers(-3, 4, d).tolist())
+            gm = sp.Rational(int(rng.integers(-4, 5)), 4)
+            Smi = Sm.inv()
+            lhs = ((hm - gm * xm).T * (Sm + xm * xm.T).inv() * (hm - gm * xm))[0]
+            a_, b_, c_ = ((hm.T * Smi * hm)[0], (hm.T * Smi * xm)[0], (xm.T * Smi * xm)[0])
+            ok &= sp.simplify(lhs - general(a_, b_, c_, gm)) == 0
+            n += 1
+    inst = _exact_matrix_outcome("SM scalar chain", ok, n, "h_t^T S_t^-1 h_t == general(a, b, c, g), d = 2, 3, 4")
+    out = combine([("symbolic d = 2", sym), ("exact instances d = 2..4", inst)],
+                  method="Sherman-Morrison chain against the direct inverse")
+    return on_printed_domain(out, "symbolic d = 2 (exact instances d = 3, 4)", "every d >= 2")
+
+
 @check("002:theorem-4.2/remaining-trials")
 def theorem_4_2_remaining(ctx: Context) -> Outcome:
     """Sherman-Morrison chain of C4 in the scalars a = h^T S^-1 h, b = h^T S^-1 x, c = x^T S^-1 x."""
+    from olr_verify.checks.verdicts import matrix_identity
+
     sp = _sp()
     a, bb, c, g = sp.symbols("a b c g")
-    general = (a - 2 * g * bb + g**2 * c) - (bb - g * c) ** 2 / (1 + c)
+    general = sherman_morrison_general(a, bb, c, g)
     dom = {"a": ("0", "5"), "b": ("-2", "2"), "c": ("0", "3"), "g": ("-1", "1")}
-    # Sherman-Morrison itself, symbolic 2x2 and 3x3
     sm = []
     for d in ((2,) if ctx.quick else (2, 3)):
         M = sp.Matrix(d, d, lambda i, j: sp.Symbol(f"m{min(i, j)}{max(i, j)}"))
         x = sp.Matrix(sp.symbols(f"x1:{d + 1}"))
         Mi = M.adjugate() / M.det()
         rhs = Mi - Mi * x * x.T * Mi / (1 + (x.T * Mi * x)[0])
-        diff = ((M + x * x.T) * rhs - sp.eye(d)).applyfunc(lambda e: sp.cancel(sp.together(e)))
+        prod = ((M + x * x.T) * rhs).applyfunc(lambda e: sp.cancel(sp.together(e)))
+        box = {str(v): ("-2", "2") for v in (*M.free_symbols, *x)}
         sm.append((f"(S + x x^T)(S^-1 - S^-1 x x^T S^-1/(1+c)) == I, symbolic {d}x{d}",
-                   identity(sp.Integer(0) if diff == sp.zeros(d, d) else sp.Integer(1), sp.Integer(0), {}, ctx)))
+                   matrix_identity(prod, sp.eye(d), box, ctx, what=f"Sherman-Morrison, symbolic {d}x{d}")))
     out = combine([
         ("h_t^T S_t^-1 h_t == a - 2 g b + g^2 c - (b - g c)^2/(1+c)  [SM, h_t = h - g x]",
-         identity(general, general, dom, ctx)),
+         remaining_trials_general(ctx)),
         ("with b = 0, g^2 = 1, c = 1: == a + 1/2", identity(general.subs({bb: 0, c: 1, g: 1}), a + sp.Rational(1, 2), dom, ctx)),
         ("same with g = -1", identity(general.subs({bb: 0, c: 1, g: -1}), a + sp.Rational(1, 2), dom, ctx)),
         ("printed middle line == general (b = 0)", identity(general.subs(bb, 0), a + g**2 * c - (g * c) ** 2 / (1 + c), dom, ctx)),
@@ -568,7 +657,7 @@ def lemma_4_3_a1_step(ctx: Context) -> Outcome:
         ("alpha0 x^2/2 == (alpha0/alpha)(g b)^2/(2 alpha)", identity(sp.Rational(9, 8) * x**2 / 2, sp.Rational(9, 8) / al * (g * b) ** 2 / (2 * al),
                                                                     {"alpha": ("1.2", "5"), "g": ("-1", "1"), "b": ("-3", "3")}, ctx)),
         ("(alpha0/alpha) g^2 <= 1, times b^2 >= 0 (alpha >= alpha0, g^2 <= 1)",
-         inequality("9/(8*alpha)*g**2 <= 1", {"alpha": ALPHA_DOM, "g": ("-1", "1")}, ctx)),
+         inequality("9/(8*alpha)*g**2 <= 1", {"alpha": ("9/8", "oo"), "g": ("-1", "1")}, ctx)),
     ], extra={"reading": "A = e^{a/(2 alpha)} (x + e^-x) with x = g_t h^T S_t^+ x_t/alpha; exp is increasing"})
 
 
@@ -666,8 +755,9 @@ def equation_11(ctx: Context) -> Outcome:
         ("e^{Gamma/(2 alpha)} RHS(10) == RHS(11)", identity(sp.exp(G / (2 * al)) * sp.exp((a0 - G) / (2 * al)), sp.exp(a0 / (2 * al)),
                                                              {"a0": ("0", "3"), "alpha": ("1.2", "4"), "Gamma": ("0", "3")}, ctx)),
         ("(11) along runs of Algorithm 2", rounds["eq11"]),
-    ], extra={"note": "the paper says 'multiplying both sides by e^{Gamma_{t-1}}'; the factor that makes (10) and (11) "
-                      "equivalent is e^{Gamma_{t-1}/(2 alpha)}"})
+    ], extra={"note": "the paper's 'multiplying both sides by e^{Gamma_{t-1}}' is its own claim, "
+                      "002:equation-11/multiplier (refuted, slip); the factor e^{Gamma_{t-1}/(2 alpha)} that makes (10) "
+                      "and (11) equivalent is 002:equation-11/multiplier/corrected"})
     return out
 
 

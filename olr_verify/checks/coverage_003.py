@@ -116,7 +116,8 @@ def _log1p_le(ctx):
 def _delta(ctx):
     """Delta = max(e^{-0.45D}, eps^2/192) <= eps/40: the first is the hypothesis 40 e^{-0.45 D} <= eps itself."""
     return combine([("e^{-0.45 D} <= eps/40 (the hypothesis, rewritten)",
-                     Outcome("proved", "the hypothesis 40 e^{-0.45D} <= eps divided by 40", {})),
+                     inequality("exp(-9*D/20) <= r**2/40", DOM3, ctx,
+                                reading="eps = r^2 on the domain of the hypothesis 40 e^{-0.45 D} <= eps <= 1/25")),
                     ("eps^2/192 <= eps/40", inequality("r**4/192 <= r**2/40", DOM3, ctx))])
 
 

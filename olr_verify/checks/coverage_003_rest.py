@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 from olr_verify.checks.scalar_common import combine, identity
+from olr_verify.checks.verdicts import on_printed_domain
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 
@@ -189,7 +190,9 @@ def equation_31(ctx: Context) -> Outcome:
     eq31 = ell(wt) + sp.diff(ell(w), w).subs(w, wt) * (w - wt)
     return combine([("Eq. (4) case 1 on [0, D] == Eq. (31) (tangent at w_t)",
                      identity(eq4, eq31, {"w": ("0", "3"), "w_t": ("0", "3"), "x": ("0.5", "1")}, ctx)),
-                    ("tangent below l_t (convexity)", _tangent(ctx))])
+                    ("tangent below l_t (convexity)",
+                     on_printed_domain(_tangent(ctx), "|a|, |b| <= 30 (a = x_t w_t, b = x_t w)",
+                                       "|a|, |b| <= D for every D >= 2"))])
 
 
 @check("003:equation-32")

@@ -29,6 +29,7 @@ def _learners(d: int, B: float, R: float) -> dict:
 
 
 def _real_data_check(ctx: Context, dataset: str) -> Outcome:
+    from olr_verify.checks.verdicts import detection_power
     from olr_verify.experiments import real_data
 
     X, Y = real_data.DATASETS[dataset]()
@@ -45,6 +46,7 @@ def _real_data_check(ctx: Context, dataset: str) -> Outcome:
     evidence = {
         "n": n, "d": d, "B": B_REAL, "stream": "first rows only (--quick)" if ctx.quick else "whole stream", "R": real_data.R, "lambda": lam,
         "aioli_regret": regret, "theorem_1_bound": bound, "slack": bound - regret,
+        "detection": detection_power(regret, bound, "AIOLI's regret on this stream against Theorem 1's bound"),
         "comparator": {"value": result["comparator_value"], "norm": result["comparator_norm"],
                        "certified_value_gap": result["comparator_value_gap"]},
         "learners (progressive validation)": result["learners"],

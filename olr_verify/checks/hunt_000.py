@@ -17,7 +17,7 @@ def _hunt(claim, **kw):
 theorem_1 = _hunt("000:theorem-1")
 equation_4 = _hunt("000:equation-4")
 theorem_7 = _hunt("000:theorem-7")
-theorem_4 = _hunt("000:theorem-4", full=150, quick=25)
+theorem_4 = _hunt("000:theorem-4", full=120, quick=25)
 lemma_10 = _hunt("000:lemma-10")
 b1_chain = _hunt("000:theorem-7/b1-chain")
 b1_zt_bound = _hunt("000:theorem-7/b1-zt-bound")

@@ -1,6 +1,7 @@
 """Seed 003: Theorem 9 (explicit constants of Section 5.3.3), eq. (13), Lemmas 11 and 13 hunted on
-Algorithm 1; the lower-bound constructions (Theorem 2, Theorem 4, Corollaries 7, 8) simulated in their
-printed regimes against the proper learners implemented here."""
+Algorithm 1 over D >= 2 and T >= 1; the lower-bound constructions (Theorem 2, Theorem 4, Corollaries 7, 8)
+simulated in their printed regimes against the proper learners of the proofs and (1-D) every learner of
+algorithms/."""
 import math
 
 from olr_verify.checks.hunt_000 import _hunt
@@ -14,21 +15,57 @@ lemma_11 = _hunt("003:lemma-11", full=250)
 lemma_13 = _hunt("003:lemma-13")
 
 
+def _regime_start(which: str) -> float:
+    """Smallest D (to 0.01) from which the construction's regime is non-empty (Lemma 3 / Lemma 5)."""
+    from olr_verify.hunting.constructions import regime_theorem_2, regime_theorem_4
+
+    regime = regime_theorem_2 if which == "1d" else regime_theorem_4
+    D = 1.0 if which == "1d" else 2.0
+    while regime(D)["empty"] and D < 100:
+        D = round(D + 0.01, 2)
+    return D
+
+
 def _lower(ctx, which, key):
+    """Simulated lower bound vs the proof's explicit constant; every learner of algorithms/ on the 1-D one.
+
+    Status: the printed hypotheses (D >= 1 for Lemma 3, D >= 2 for Lemma 5, with T = O(e^D)) contain values
+    of D for which the construction's regime (the proofs' eps range) is empty, so the statement can only be
+    exercised on part of its printed domain: ``inconclusive`` with that regime stated, whatever the
+    simulated ratios (they are reported; a proper learner below ratio 1 is named in the reason)."""
     from olr_verify.hunting.checkkit import claim_seed
-    from olr_verify.hunting.constructions import lower_bound_check, regime_theorem_2, regime_theorem_4
+    from olr_verify.hunting.constructions import (every_learner_check, lower_bound_check, regime_theorem_2,
+                                                  regime_theorem_4)
 
     regimes = [regime_theorem_2(D) if which == "1d" else regime_theorem_4(D) for D in (2, 10, 15, 16, 20, 24, 30)]
-    res = lower_bound_check(which, quick=ctx.quick, seed=claim_seed(ctx, which))
+    seed = claim_seed(ctx, which)
+    res = lower_bound_check(which, quick=ctx.quick, seed=seed)
     rows = [r for r in res["rows"] if math.isfinite(r[key])]
-    worst = min(r[key] for r in rows)
-    ev = {"min_ratio_simulated_over_printed": worst, "runs": rows, "reps_per_law": res["reps"],
-          "regimes": regimes,
-          "note": ("the printed hypotheses leave the regime empty for small D (see 'regimes'); T = O(e^D) is "
-                   "made explicit by the proofs' eps-T relation; the Omega statement is checked through the "
-                   "proof's explicit constant, against the implemented proper learners only")}
-    status = "verified" if worst >= 1 else "inconclusive"
-    return Outcome(status, "simulation of the printed construction (exact expected losses, Monte Carlo over samples)", ev)
+    every = every_learner_check("1d", quick=ctx.quick, seed=seed)["rows"] if which == "1d" else []
+    every = [r for r in every if math.isfinite(r[key])]
+    proper = rows + [r for r in every if r["proper_on_run"]]
+    worst = min(r[key] for r in proper)
+    D0 = _regime_start(which)
+    printed = "D >= 1 (Lemma 3), T = O(e^D)" if which == "1d" else "D >= 2 (Theorem 4, Lemma 5), T = O(e^D)"
+    ev = {"min_ratio_simulated_over_printed_proper": worst, "runs": rows, "reps_per_law": res["reps"],
+          "every_learner_of_algorithms": every, "regimes": regimes,
+          "statement_regime": {"printed_hypotheses": printed, "construction_regime_nonempty_for": f"D >= {D0}",
+                               "tested_at": sorted({r["D"] for r in rows + every})},
+          "note": ("T = O(e^D) is made explicit by the proofs' eps-T relation; the Omega statement is checked "
+                   "through the proof's explicit constant; learners whose predictions at the atoms are not those "
+                   "of one w in the D-ball (improper: outside the setting, where w_t is chosen in W) are "
+                   "reported but do not decide")}
+    if which != "1d":
+        ev["note"] += ("; the learners of algorithms/ are run on the 1-D construction only: the 2-D regime needs "
+                       "T >= 5400 at D = 24, minutes per learner")
+    reason = (f"the printed hypotheses ({printed}) include D < {D0}, where the construction's eps range is empty "
+              f"(see 'regimes'): the statement is exercised only for D >= {D0}")
+    low = sorted({r["learner"] for r in proper if r[key] < 1})
+    if low:
+        reason += f"; below the proof's constant (ratio < 1) for the proper learner(s) {low}"
+    ev["reason"] = reason
+    return Outcome("inconclusive", "simulation of the printed construction (exact expected losses, Monte Carlo "
+                   "over samples) against the proper learners of the proof and every learner of algorithms/", ev)
 
 
 @check("003:theorem-2")

@@ -10,6 +10,7 @@
 """
 from __future__ import annotations
 
+from olr_verify.checks.verdicts import on_printed_domain
 from olr_verify.outcome import Context, Outcome
 from olr_verify.prover.replay import replay_scalar  # noqa: F401  (registers the "scalar" replayer)
 from olr_verify.registry import check
@@ -45,7 +46,8 @@ def _decide(claim: str, relation: str, domain: dict, ctx: Context, extra: dict, 
         ev["counterexample"] = res.counterexample
         return Outcome("refuted", "prover counterexample, confirmed in arb at 200 bits", ev, art)
     if res.status == "proved":
-        return Outcome("proved", "arb branch-and-bound (olr_verify.prover)", ev)
+        return Outcome("proved", "arb branch-and-bound (olr_verify.prover), kernel-checked certificate", ev,
+                       certificate=res.kernel_certificate)
     if res.status == "verified":
         return Outcome("verified", "arb branch-and-bound on the bounded core; tails only searched", ev)
     return Outcome("inconclusive", "prover undecided", ev)
@@ -115,7 +117,8 @@ def lemma_5(ctx: Context) -> Outcome:
                                    "Slack of 000 Lemma 5 over a ∈ [−C, C], b ∈ [−8, 8] at C = 1 (log10, float "
                                    "grid; illustration only). It vanishes on the line a = b: the touching "
                                    "manifold the prover handles by an exact reduction.")]
-    return _decide("000:lemma-5", LEMMA_5, LEMMA_5_DOMAIN, ctx, extra, 8.0 if ctx.quick else 40.0)
+    out = _decide("000:lemma-5", LEMMA_5, LEMMA_5_DOMAIN, ctx, extra, 8.0 if ctx.quick else 40.0)
+    return on_printed_domain(out, "C in [1/10, 10], a in [-C, C], b real", "C > 0, a in [-C, C], b real")
 
 
 # A proof of 000 Lemma 8 over the whole plane, each step machine-checked (the paper's own proof is

@@ -1,7 +1,7 @@
 """Differential checks: every fast learner that claims an argmin, against the certified references.
 
 At every round the reference recomputes, from the SAME played history, the quantity the learner
-claims to compute, and the largest deviation is reported against the certified tolerance
+claims to compute, and the deviation of that round is compared with that round's certified tolerance
 (``certified_error`` of the reference plus a stated floating-point allowance for the learner).
 Agreement on sampled sequences is ``verified`` (sampling never proves).
 """
@@ -11,6 +11,7 @@ import time
 
 import numpy as np
 
+from olr_verify.checks.verdicts import round_by_round
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 
@@ -83,14 +84,17 @@ def _verdict(name: str, rows: list[dict], started: float, what: str, ctx: Contex
     figures = [_deviation_figure(ctx, name, rows, what)] if ctx is not None and "trace_dev" in rows[0] else []
     for r in rows:
         r.pop("trace_dev", None), r.pop("trace_tol", None)
-    worst = max(rows, key=lambda r: r["deviation"] - r["tolerance"])
-    ok = all(r["deviation"] <= r["tolerance"] for r in rows)
+    worst = max(rows, key=lambda r: r["excess"])
+    ok = all(r["excess"] <= 0 for r in rows)  # every round of every case within its own tolerance
     evidence = {
         "compared": what,
+        "criterion": "round by round: deviation_t <= tolerance_t at every round t",
         "rounds": sum(r["rounds"] for r in rows),
+        "rounds_failed": sum(r["rounds_failed"] for r in rows),
         "cases": len(rows),
         "max_deviation": max(r["deviation"] for r in rows),
         "max_certified_error": max(r["certified"] for r in rows),
+        "deviation_at_worst": worst["deviation_at_worst"],
         "tolerance_at_worst": worst["tolerance"],
         "worst_case": {k: worst[k] for k in ("kind", "d", "round")},
         "float_slack": FLOAT_SLACK,
@@ -109,35 +113,26 @@ def _verdict(name: str, rows: list[dict], started: float, what: str, ctx: Contex
 # ---------------------------------------------------------------- fast learners
 
 def _run_case(make, ref, kind, d, n, seed, R=1.0):
-    """Run a learner on one sequence; ``ref(X_past, Y_past, history, x_t, learner)`` -> (dev, tol, cert)."""
+    """Run a learner on one sequence; ``ref(X_past, Y_past, history, x_t, learner)`` -> (dev, tol, cert, played).
+
+    Every round is compared with its own tolerance (:func:`olr_verify.checks.verdicts.round_by_round`).
+    """
     X, Y = sequence(kind, n, d, R, seed)
     learner = make(d)
     history: list = []
-    dev = tol = cert = 0.0
-    worst = (-np.inf, 0)
-    Ys, trace_dev, trace_tol = [], [], []
+    Ys, trace_dev, trace_tol, cert = [], [], [], 0.0
     for t in range(n):
         x = X[t]
         dv, tl, ce, played = ref(X[:t], np.array(Ys), history, x, learner)
         history.append(played)
         trace_dev.append(dv)
         trace_tol.append(tl)
+        cert = max(cert, ce)
         y = Y[t] if Y is not None else adversarial_label(learner.predict(x))
         Ys.append(y)
         learner.update(x, y)
-        if dv - tl > worst[0]:
-            worst = (dv - tl, t + 1)
-        dev, tol, cert = max(dev, dv), max(tol, tl) if dv - tl >= worst[0] else tol, max(cert, ce)
-    return {"kind": kind, "d": d, "rounds": n, "deviation": dev, "tolerance": max(tol, 0.0) or FLOAT_SLACK,
-            "certified": cert, "round": worst[1], "excess": worst[0], "trace_dev": trace_dev,
-            "trace_tol": trace_tol}
-
-
-def _finish(rows):
-    for r in rows:  # tolerance reported at the worst round; ok <=> every round within its own tolerance
-        if r["excess"] <= 0:
-            r["tolerance"] = max(r["tolerance"], r["deviation"])
-    return rows
+    return {"kind": kind, "d": d, "rounds": n, **round_by_round(trace_dev, trace_tol), "certified": cert,
+            "trace_dev": trace_dev, "trace_tol": trace_tol}
 
 
 @check("000:lemma-2/fast-aioli")
@@ -154,7 +149,7 @@ def fast_aioli(ctx: Context) -> Outcome:
         tol = sol.certified_error + FLOAT_SLACK * (1 + np.linalg.norm(th))
         return float(np.linalg.norm(th - sol.theta)), tol, sol.certified_error, th
 
-    rows = _finish([_run_case(lambda d: AIOLI(d, B, R, lam), ref, *c) for c in plan(ctx)])
+    rows = [_run_case(lambda d: AIOLI(d, B, R, lam), ref, *c) for c in plan(ctx)]
     return _verdict("AIOLI vs reference.aioli.theta_bar", rows, started, "||theta_hat_fast - theta_bar_ref||", ctx)
 
 
@@ -172,7 +167,7 @@ def fast_surrogate_ftl(ctx: Context) -> Outcome:
         tol = sol.certified_error + FLOAT_SLACK * (1 + np.linalg.norm(th))
         return float(np.linalg.norm(th - sol.theta)), tol, sol.certified_error, th
 
-    rows = _finish([_run_case(lambda d: SurrogateFTL(d, B, R, lam), ref, *c) for c in plan(ctx)])
+    rows = [_run_case(lambda d: SurrogateFTL(d, B, R, lam), ref, *c) for c in plan(ctx)]
     return _verdict("SurrogateFTL vs reference.surrogate_ftl.theta_t", rows, started, "||theta_fast - theta_ref||",
                     ctx)
 
@@ -195,7 +190,7 @@ def fast_ftrl(ctx: Context) -> Outcome:
             row = _run_case(lambda d: FTRL(d, lam=lam, B=B), ref, *c)
             row["kind"] += f", B={B}"
             rows.append(row)
-    return _verdict("FTRL (unconstrained and B=0.5) vs reference.ftrl", _finish(rows), started,
+    return _verdict("FTRL (unconstrained and B=0.5) vs reference.ftrl", rows, started,
                     "||theta_fast - theta_ref||", ctx)
 
 
@@ -216,7 +211,7 @@ def fast_ftl(ctx: Context) -> Outcome:
         tol = sol.value_gap + FLOAT_SLACK * (1 + abs(sol.value))
         return max(dev, 0.0), tol, sol.value_gap, th
 
-    rows = _finish([_run_case(lambda d: FTL(d, B), ref, *c) for c in plan(ctx)])
+    rows = [_run_case(lambda d: FTL(d, B), ref, *c) for c in plan(ctx)]
     return _verdict("FTL vs reference.ftl (objective values)", rows, started, "F(theta_fast) - min F (value)", ctx)
 
 
@@ -229,7 +224,7 @@ def ons_projection(ctx: Context) -> Outcome:
     rows = []
     for kind, d, n, seed in plan(ctx):
         rng = np.random.default_rng(seed)
-        dev = tol = cert = 0.0
+        devs, tols, cert = [], [], 0.0
         for _ in range(n):
             M = rng.normal(size=(d, d))
             A = M @ M.T + 0.05 * np.eye(d)
@@ -237,11 +232,11 @@ def ons_projection(ctx: Context) -> Outcome:
             B = 1.0
             fast = project_A_norm(u, A, B)
             sol = generalized_projection(u, A, B)
-            dev = max(dev, float(np.linalg.norm(fast - sol.theta)))
-            tol = max(tol, sol.certified_error + FLOAT_SLACK * (1 + np.linalg.norm(u)) * np.linalg.cond(A) * 1e-3)
+            devs.append(float(np.linalg.norm(fast - sol.theta)))
+            tols.append(sol.certified_error + FLOAT_SLACK * (1 + np.linalg.norm(u)) * np.linalg.cond(A) * 1e-3)
             cert = max(cert, sol.certified_error)
-        rows.append({"kind": f"random SPD A, {kind} seed", "d": d, "rounds": n, "deviation": dev,
-                     "tolerance": tol, "certified": cert, "round": 0, "excess": dev - tol})
+        rows.append({"kind": f"random SPD A, {kind} seed", "d": d, "rounds": n, **round_by_round(devs, tols),
+                     "certified": cert})
     return _verdict("ONS project_A_norm vs reference.ons_projection", rows, started,
                     "||Pi_fast - Pi_ref|| on random (u, A), ||u|| from inside to far outside the ball")
 
@@ -265,14 +260,14 @@ def fast_ftrl_1d(ctx: Context) -> Outcome:
             Z = np.array([(-1) ** t * (1.0 if t % 3 else 1.0 / D) for t in range(n)])
         learner = FTRLSurrogate1D(D, T=n)
         eta = learner.state()["eta"]
-        W, dev, cert = [], 0.0, 0.0
+        W, devs, tols, cert = [], [], [], 0.0
         for t in range(n):
             w = float(learner.state()["w"])
             sol = ftrl_1d_argmin(Z[:t], W, D, eta)
-            dev, cert = max(dev, abs(w - sol.theta[0])), max(cert, sol.certified_error)
+            devs.append(abs(w - sol.theta[0]))
+            tols.append(sol.certified_error + FLOAT_SLACK * D)
+            cert = max(cert, sol.certified_error)
             W.append(w)
             learner.update_instance(Z[t])
-        tol = cert + FLOAT_SLACK * D
-        rows.append({"kind": kind, "d": 1, "rounds": n, "deviation": dev, "tolerance": tol, "certified": cert,
-                     "round": 0, "excess": dev - tol})
+        rows.append({"kind": kind, "d": 1, "rounds": n, **round_by_round(devs, tols), "certified": cert})
     return _verdict("FTRLSurrogate1D vs reference.ftrl_surrogate_1d", rows, started, "|w_fast - w_ref|")

@@ -34,6 +34,9 @@ def _aioli_cases(ctx: Context):
     return out
 
 
+MAX_REPLAY_STEPS = 100_000  # a replay runs at most this many inner steps per round
+
+
 def _lemma3_tolerance(t: int, T: int, R: float, lam: float) -> float:
     """λ^{-1/2} ε with ε from Lemma 3 for T steps: ε = (R t/√λ) exp(−T/(4 + R²/λ)) (and eq. (29))."""
     return (R * t / lam) * float(np.exp(-T / (4 + R * R / lam)))
@@ -83,16 +86,23 @@ def replay_aioli(artefact: dict) -> tuple[bool, dict]:
     r = artefact["replay"]
     run = {"algorithm-1": aioli_000.algorithm_1, "algorithm-2": aioli_000.algorithm_2,
            "corrected": aioli_000.corrected}[r["algorithm"]]
-    t = int(r["round"])
+    claim = str(artefact.get("claim", ""))
+    if claim and r["algorithm"] != claim.split(":")[1][:11]:
+        return False, {"reason": f"algorithm {r['algorithm']!r} is not the one of claim {claim}"}
+    t, T = int(r["round"]), int(r["T"])
+    if not (1 <= t <= len(r["X"]) and 1 <= T <= MAX_REPLAY_STEPS):
+        return False, {"reason": f"round {t} or T {T} out of range (1..{len(r['X'])}, 1..{MAX_REPLAY_STEPS})"}
+    # the tolerance is Lemma 3's accuracy at this round, computed here (the artefact's copy is not used)
+    tolerance = _lemma3_tolerance(t, T, float(mpmath.mpf(r["R"])), float(mpmath.mpf(r["lam"]))) + 1e-12
     with mpmath.workdps(60):
         out = run(r["X"], r["Y"], mpmath.mpf(r["lam"]), int(r["T"]), mpmath.mpf(r["B"]), mpmath.mpf(r["R"]), dps=60)
         hist = [o["theta"] for o in out[:t - 1]]
         ref, gn = theta_bar_mp(r["X"][:t - 1], r["Y"][:t - 1], hist, r["X"][t - 1], r["B"], r["R"], r["lam"], dps=60)
         dist = mpmath.sqrt(mpmath.fsum((a - b) ** 2 for a, b in zip(out[t - 1]["theta"], ref)))
         bound = gn / (2 * mpmath.mpf(r["lam"]))
-        confirmed = dist - bound > mpmath.mpf(r["tolerance"])
+        confirmed = dist - bound > mpmath.mpf(tolerance)
         return bool(confirmed), {"distance": mpmath.nstr(dist, 20), "reference_error_bound": mpmath.nstr(bound, 5),
-                                 "tolerance": r["tolerance"], "digits": 60}
+                                 "tolerance": tolerance, "digits": 60}
 
 
 @check("000:algorithm-1")

@@ -8,6 +8,7 @@ theta = sqrt(eps)/D, Delta = max{e^{-0.45 D}, (theta D)^4/192}, beta = 1/(8D).
 from __future__ import annotations
 
 from olr_verify.checks.scalar_common import combine, identity, inequality
+from olr_verify.checks.verdicts import not_a_certificate, on_printed_domain
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 
@@ -34,7 +35,7 @@ def claim_2(ctx: Context) -> Outcome:
     ell = sp.log(1 + sp.exp(x * w))
     ratio = identity(sp.diff(ell, w, 2) / sp.diff(ell, w) ** 2, sp.exp(-x * w), {"w": ("-3", "3"), "x": ("0.1", "1")}, ctx,
                      what="l''/l'^2 == e^{-xw} (x != 0)")
-    bound = inequality("exp(-z) >= exp(-D)", {"D": ("0", "50"), "z": ("-D", "D")}, ctx,
+    bound = inequality("exp(-z) >= exp(-D)", {"D": ("0", "oo"), "z": ("-D", "D")}, ctx,
                        reading="z = x.w in [-D, D] when ||w|| <= D, ||x|| <= 1; alpha-exp-concave iff alpha <= l''/l'^2")
     return combine([("l''/l'^2 = e^{-xw}", ratio), ("e^{-xw} >= e^{-D}", bound)],
                    extra={"best_constant": "exactly e^{-D} (attained at x.w = D)"})
@@ -60,8 +61,8 @@ def lemma_3_facts(ctx: Context) -> Outcome:
 @check("003:lemma-3/delta")
 def lemma_3_delta(ctx: Context) -> Outcome:
     return combine([
-        ("e^{-0.45 D} <= eps/40", inequality("exp(-9*D/20) <= eps/40", {"D": ("1", "60"), "eps": ("40*exp(-9*D/20)", "1/25")}, ctx,
-                                              reading="equivalent to the hypothesis 40 e^{-0.45 D} <= eps; D in [1, 60]")),
+        ("e^{-0.45 D} <= eps/40", inequality("exp(-9*D/20) <= eps/40", {"D": ("1", "oo"), "eps": ("40*exp(-9*D/20)", "1/25")}, ctx,
+                                              reading="equivalent to the hypothesis 40 e^{-0.45 D} <= eps; every D >= 1")),
         ("(theta D)^4/192 = eps^2/192 <= eps/40", inequality("eps**2/192 <= eps/40", {"eps": ("0", "1/25")}, ctx)),
     ])
 
@@ -91,7 +92,7 @@ def lemma_12_case_0(ctx: Context) -> Outcome:
                      reading="beta = 1/(8D); D >= 2 as printed, checked for D in [2, 200]")
     if not ctx.quick:
         out.evidence["optimal_constant"] = _lemma_12_case_0_constant(ctx)
-    return out
+    return on_printed_domain(out, "D in [2, 200], |z| <= D", "D >= 2, |z| <= D")
 
 
 def _lemma_12_case_0_constant(ctx: Context) -> dict:
@@ -152,11 +153,12 @@ def lemma_16_kl(ctx: Context) -> Outcome:
 
 @check("003:lemma-16/pinsker")
 def lemma_16_pinsker(ctx: Context) -> Outcome:
-    return combine([
+    return not_a_certificate(combine([
         ("sqrt(m eps^2/(2p(1-p))) <= sqrt(m eps^2/p) (p <= 1/2)", inequality("1/(2*(1-p)) <= 1", {"p": ("0", "1/2")}, ctx)),
-    ], extra={"reading": "the printed 'sqrt(1/2) KL' is read as sqrt(KL/2) (Pinsker, cited; with the literal "
-                         "sqrt(1/2) x KL the next link would need KL <= KL^2... not what is meant); the monotone "
-                         "middle step uses KL <= m eps^2/(p(1-p)) (003:equation-36); only the last link is scalar"})
+    ], extra={"reading": "corrected reading sqrt(KL/2) of the printed sqrt(1/2)*KL (Pinsker, cited); the printed "
+                         "link is 003:lemma-16/pinsker-as-printed (refuted, slip); the monotone middle step uses "
+                         "KL <= m eps^2/(p(1-p)) (003:equation-36); only the last link is scalar"}),
+        "Pinsker's inequality TV <= sqrt(KL/2) (cited) and the monotone step through 003:equation-36 (verified)")
 
 
 @check("003:equation-27/sum")

@@ -47,7 +47,7 @@ def claim_3(ctx: Context) -> Outcome:
         ell = sp.log(1 + sp.exp(-y * m))
         parts.append((f"y={y:+d}: l''/l'^2 == e^(y m)", identity(sp.diff(ell, m, 2) / sp.diff(ell, m) ** 2, sp.exp(y * m),
                                                                  {"m": ("-8", "8")}, ctx)))
-    parts.append(("e^{y m} >= 1/kappa = e^{-M}", inequality("exp(z) >= exp(-M)", {"M": ("0", "50"), "z": ("-M", "M")}, ctx,
+    parts.append(("e^{y m} >= 1/kappa = e^{-M}", inequality("exp(z) >= exp(-M)", {"M": ("0", "oo"), "z": ("-M", "M")}, ctx,
                                                             reading="Theta symmetric (a centred ball), so M = max theta^T x_t "
-                                                                    ">= |theta^T x_t| for every theta in Theta; M in [0, 50]")))
+                                                                    ">= |theta^T x_t| for every theta in Theta; every M >= 0")))
     return combine(parts)

@@ -32,19 +32,19 @@ def _sp():
 
 
 def parse(text: str):
-    """A sympy expression or relation from a string, with the usual names (E, pi, exp, log...)."""
-    sp = _sp()
-    names = {"E": sp.E, "lam": sp.Symbol("lam"), "beta": sp.Symbol("beta"), "gamma": sp.Symbol("gamma"),
-             "alpha": sp.Symbol("alpha")}
-    expr = sp.sympify(text, locals=names)
-    if isinstance(expr, sp.logic.boolalg.BooleanAtom):  # sympy evaluated a relation: keep its two sides
-        expr = sp.sympify(text, locals=names, evaluate=False)
-    return expr
+    """A sympy expression or relation (kept unevaluated) from a string, by the safe reader
+    :func:`olr_verify.expr.parse_any`: every name is a plain symbol (``E``, ``pi``, ``oo`` are the
+    constants), decimals are exact; raises :class:`olr_verify.expr.ExprError` on anything else."""
+    from olr_verify.expr import parse_any
+
+    return parse_any(str(text), real=False)
 
 
 def _exact(value: str):
-    sp = _sp()
-    return sp.Rational(value) if "/" in value or "." in value or value.lstrip("-").isdigit() else parse(value)
+    """An exact number from an artefact's point (``"-3/5"``, ``"0.25"``, ``"1e-3"``, ``"sqrt(2)"``)."""
+    from olr_verify.expr import parse_expr
+
+    return parse_expr(str(value), names={})
 
 
 def slack_of(relation):
@@ -61,6 +61,8 @@ def eval_exact(expr, point: dict[str, str], digits: int = 60):
     """``expr`` at the exact point, evaluated by sympy/mpmath to ``digits`` significant digits."""
     sp = _sp()
     subs = {sp.Symbol(k): _exact(v) for k, v in point.items()}
+    # symbols with assumptions (positive=True, real=True) are matched by name too
+    subs.update({s: _exact(point[s.name]) for s in expr.free_symbols if s.name in point})
     return sp.N(expr.subs(subs), digits)
 
 
@@ -71,25 +73,131 @@ def _to_rational_str(x: float) -> str:
 
 
 # --------------------------------------------------------------------------- replayers
+# Tolerances of the replays: code constants, never read from an artefact.
+RELATION_TOLERANCE = 1e-40  # the 60-digit slack must be below -this
+STRICT_ZERO = 1e-55  # a strict relation fails where |slack| is below this
+IDENTITY_TOLERANCE = 1e-30  # |lhs - rhs| must exceed this times (1 + |lhs| + |rhs|)
+
+
+def _point(rep: dict[str, Any], names) -> dict[str, str]:
+    """The artefact's point as strings; every variable of the statement must be given."""
+    point = rep.get("point")
+    if not isinstance(point, dict):
+        raise ValueError("replay.point must be an object name -> number")
+    missing = sorted(set(map(str, names)) - set(map(str, point)))
+    if missing:
+        raise ValueError(f"replay.point gives no value for {missing}")
+    return {str(k): str(v) for k, v in point.items()}
+
+
+def _outside(rep: dict[str, Any], point: dict[str, str]) -> dict[str, Any] | None:
+    """Not-confirmed details when the artefact carries a domain and the point is not in it."""
+    if "domain" not in rep:
+        return None
+    domain = {str(k): (str(v[0]), str(v[1])) for k, v in rep["domain"].items()}
+    if set(domain) - set(point) or not in_domain(point, domain):
+        return {"reason": "the point is not inside the domain", "domain": rep["domain"], "point": point}
+    return None
+
+
 @replayer("scalar_relation")
 def replay_scalar_relation(artefact: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
     """Re-evaluate the relation at the stored exact point at 60 digits; confirmed if it fails."""
+    sp = _sp()
     rep = artefact["replay"]
-    slack = eval_exact(slack_of(parse(rep["relation"])), rep["point"], 60)
-    strict = any(op in rep["relation"] for op in ("<", ">")) and "=" not in rep["relation"]
-    confirmed = bool(slack.is_real and (slack < -1e-40 or (strict and abs(slack) < 1e-55)))
-    return confirmed, {"slack_60_digits": str(slack)}
+    rel = parse(rep["relation"])
+    slack_expr = slack_of(rel)
+    point = _point(rep, slack_expr.free_symbols)
+    outside = _outside(rep, point)
+    if outside:
+        return False, outside
+    slack = eval_exact(slack_expr, point, 60)
+    strict = isinstance(rel, (sp.StrictLessThan, sp.StrictGreaterThan))
+    confirmed = bool(slack.is_real and (slack < -RELATION_TOLERANCE or (strict and abs(slack) < STRICT_ZERO)))
+    return confirmed, {"slack_60_digits": str(slack), "tolerance": RELATION_TOLERANCE}
 
 
 @replayer("identity")
 def replay_identity(artefact: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
     """Re-evaluate lhs - rhs at the stored exact point at 60 digits; confirmed if clearly nonzero."""
     rep = artefact["replay"]
-    lhs = eval_exact(parse(rep["lhs"]), rep["point"], 60)
-    rhs = eval_exact(parse(rep["rhs"]), rep["point"], 60)
+    lhs_e, rhs_e = parse(rep["lhs"]), parse(rep["rhs"])
+    point = _point(rep, lhs_e.free_symbols | rhs_e.free_symbols)
+    outside = _outside(rep, point)
+    if outside:
+        return False, outside
+    lhs = eval_exact(lhs_e, point, 60)
+    rhs = eval_exact(rhs_e, point, 60)
+    if not (lhs.is_real and rhs.is_real):
+        return False, {"reason": "lhs or rhs is not a real number at the point", "lhs": str(lhs), "rhs": str(rhs)}
     diff = abs(lhs - rhs)
     scale = 1 + abs(lhs) + abs(rhs)
-    return bool(diff > 1e-30 * scale), {"lhs": str(lhs), "rhs": str(rhs), "difference": str(diff)}
+    return bool(diff > IDENTITY_TOLERANCE * scale), {"lhs": str(lhs), "rhs": str(rhs), "difference": str(diff),
+                                                     "tolerance": f"{IDENTITY_TOLERANCE} * (1 + |lhs| + |rhs|)"}
+
+
+# --------------------------------------------------------------------------- statement mode (replay binding)
+_RECORDING: list[dict[str, Any]] | None = None  # set while registry_statements() runs a check
+
+
+def _record(statement: dict[str, Any]) -> Outcome | None:
+    """In statement mode: remember what a decider was asked and return a placeholder outcome."""
+    if _RECORDING is None:
+        return None
+    _RECORDING.append(statement)
+    return Outcome("inconclusive", "statement mode (replay binding): not decided", {})
+
+
+def _artefact_statement(art: Any) -> dict[str, Any] | None:
+    rep = art.get("replay") if isinstance(art, dict) else None
+    if not isinstance(rep, dict):
+        return None
+    if rep.get("type") in ("scalar", "scalar_relation") and "relation" in rep:
+        return {"kind": "relation", "relation": str(rep["relation"]), "domain": rep.get("domain")}
+    if rep.get("type") == "identity" and "lhs" in rep and "rhs" in rep:
+        return {"kind": "identity", "lhs": str(rep["lhs"]), "rhs": str(rep["rhs"]), "domain": rep.get("domain")}
+    return None
+
+
+def registry_statements(claim, quick: bool = True) -> tuple[list[dict[str, Any]], str]:
+    """The relations and identities that ``claim``'s check decides, with their domains, and a note.
+
+    The check runs in statement mode (``quick`` budget, default seed, figures in a throw-away folder):
+    :func:`inequality` and :func:`identity` record their statement instead of deciding it; an
+    artefact the check builds itself is recorded too. Used by ``olr-verify replay`` to rebuild a
+    statement from the registry instead of trusting the artefact's copy.
+    """
+    global _RECORDING
+    import tempfile
+    from pathlib import Path
+
+    from olr_verify.artefacts import STATEMENT_SECONDS, time_limit
+    from olr_verify.prover import core
+
+    fn = claim.check
+    if fn is None:
+        return [], "the claim has no check"
+    def recording_prove(relation, domain, **_):  # direct prover calls are recorded too, not decided
+        _record({"kind": "relation", "relation": relation,
+                 "domain": {k: [str(a), str(b)] for k, (a, b) in domain.items()}})
+        return core.ProofResult("inconclusive", None, 0.0, {"reason": "statement mode (replay binding)"})
+
+    note = "complete"
+    _RECORDING, cap, real_prove = [], core.TIMEOUT_CAP, core.prove
+    core.TIMEOUT_CAP, core.prove = 1.0, recording_prove
+    try:
+        with tempfile.TemporaryDirectory() as tmp, time_limit(STATEMENT_SECONDS, "statement mode"):
+            out = fn(Context(out_dir=Path(tmp), quick=quick))
+        found = _artefact_statement(getattr(out, "counterexample", None))
+        if found:
+            _RECORDING.append(found)
+    except TimeoutError:
+        note = f"the check was stopped after {STATEMENT_SECONDS} s"
+    except Exception as exc:  # noqa: BLE001 - what was recorded before still counts
+        note = f"the check raised {type(exc).__name__}"
+    finally:
+        statements, _RECORDING, core.TIMEOUT_CAP, core.prove = _RECORDING, None, cap, real_prove
+    return statements, note
 
 
 # --------------------------------------------------------------------------- identities
@@ -142,6 +250,18 @@ def _exp_to_symbols_cancel(expr):
     return sp.cancel(sp.together(walk(e)))
 
 
+def identity_certificate(lhs, rhs, domain: dict[str, tuple[str, str]]) -> dict[str, Any]:
+    """A kernel certificate (kind ``identity``, docs/certificates.md) of ``lhs == rhs``."""
+    from olr_verify.kernel import FORMAT, statement_sha256
+
+    sp = _sp()
+    names = list(domain) + sorted({str(x) for x in lhs.free_symbols | rhs.free_symbols} - set(domain))
+    cert = {"format": FORMAT, "claim": None, "kind": "identity", "lhs": sp.sstr(lhs), "rhs": sp.sstr(rhs),
+            "domain": [[n, *map(str, domain.get(n, ("-oo", "oo")))] for n in names]}
+    cert["statement_sha256"] = statement_sha256(cert)
+    return cert
+
+
 def _sample_point(domain: dict[str, tuple[str, str]], rng) -> dict[str, str]:
     """An exact rational point of the (possibly nested) domain, drawn with ``rng``."""
     sp = _sp()
@@ -166,6 +286,10 @@ def identity(lhs, rhs, domain: dict[str, tuple[str, str]], ctx: Context, *, what
              points: int | None = None, assumptions_note: str = "") -> Outcome:
     """Decide ``lhs == rhs`` (sympy expressions) on ``domain`` (sampling box for the fallback)."""
     sp = _sp()
+    recorded = _record({"kind": "identity", "lhs": sp.sstr(lhs), "rhs": sp.sstr(rhs),
+                        "domain": {k: [str(a), str(b)] for k, (a, b) in domain.items()}})
+    if recorded is not None:
+        return recorded
     t0 = time.perf_counter()
     diff = lhs - rhs
     how = sympy_zero(diff)
@@ -174,7 +298,7 @@ def identity(lhs, rhs, domain: dict[str, tuple[str, str]], ctx: Context, *, what
         ev["reading"] = assumptions_note
     if how is not None:
         ev.update({"certificate": f"sympy {how}(lhs - rhs) == 0 exactly", "seconds": round(time.perf_counter() - t0, 3)})
-        return Outcome("proved", "exact sympy identity", ev)
+        return Outcome("proved", "exact sympy identity", ev, certificate=identity_certificate(lhs, rhs, domain))
     import numpy as np
 
     rng = np.random.default_rng(ctx.seed)
@@ -300,6 +424,10 @@ PROVER_SECONDS_QUICK = 2.5
 def inequality(relation: str, domain: dict[str, tuple[str, str]], ctx: Context, *, reading: str = "",
                use_prover: bool = True, prover_seconds: float | None = None) -> Outcome:
     """Decide a scalar relation over ``domain``: the prover first, a confirmed search second."""
+    recorded = _record({"kind": "relation", "relation": relation,
+                        "domain": {k: [str(a), str(b)] for k, (a, b) in domain.items()}})
+    if recorded is not None:
+        return recorded
     t0 = time.perf_counter()
     ev: dict[str, Any] = {"relation": relation, "domain": {k: list(v) for k, v in domain.items()}}
     if reading:
@@ -318,7 +446,8 @@ def inequality(relation: str, domain: dict[str, tuple[str, str]], ctx: Context, 
             ev["prover"] = {"status": res.status, "seconds": round(float(getattr(res, "seconds", 0.0) or 0.0), 3),
                             "certificate": _summary(getattr(res, "certificate", None))}
             if res.status == "proved":
-                return Outcome("proved", "arb branch-and-bound (olr_verify.prover)", ev)
+                return Outcome("proved", "arb branch-and-bound (olr_verify.prover), kernel-checked certificate", ev,
+                               certificate=getattr(res, "kernel_certificate", None))
             if res.status == "refuted" and res.counterexample:
                 pt = {k: str(v) for k, v in res.counterexample.items()}
                 art = {"replay": {"type": "scalar", "relation": relation, "point": pt, "domain": ev["domain"]}}
@@ -330,8 +459,10 @@ def inequality(relation: str, domain: dict[str, tuple[str, str]], ctx: Context, 
                 return Outcome("refuted", "prover counterexample, confirmed in ball arithmetic", ev, art)
             if res.status == "verified":
                 ev["note"] = "prover: verified but not proved on the whole domain"
+    elif use_prover:
+        ev["prover"] = "olr_verify.prover could not be imported; float search only"
     else:
-        ev["prover"] = "olr_verify.prover not importable (yet); float search only"
+        ev["prover"] = "not called: this check asked for a float search only (use_prover=False)"
     pt, tried, smin = search(relation, domain, ctx)
     ev.update({"search_points": tried, "min_float_slack": smin, "seconds": round(time.perf_counter() - t0, 3)})
     if pt is not None:
@@ -354,12 +485,19 @@ def combine(parts: list[tuple[str, Outcome]], method: str = "printed chain, link
     if extra:
         ev.update(extra)
     cex = None
+    certificate = None
+    if status == "proved" and all(o.certificate is not None for _, o in parts):
+        from olr_verify.kernel import FORMAT, statement_sha256
+
+        certificate = {"format": FORMAT, "claim": None, "kind": "chain",
+                       "links": [{"label": label, "certificate": o.certificate} for label, o in parts]}
+        certificate["statement_sha256"] = statement_sha256(certificate)
     if status == "refuted":
         label, first = next((lab, o) for lab, o in parts if o.status == "refuted")
         cex = dict(first.counterexample)
         cex["link"] = label
         ev["refuted_link"] = label
-    return Outcome(status, method, ev, cex)
+    return Outcome(status, method, ev, cex, certificate)
 
 
 def best_constant(fn, lo: float, hi: float, *, maximise: bool = False, digits: int = 50) -> str:

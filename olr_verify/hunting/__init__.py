@@ -3,7 +3,10 @@
 - :mod:`~olr_verify.hunting.bounds`        each printed bound as (sequence, run, comparator) -> (lhs, rhs);
 - :mod:`~olr_verify.hunting.highprec_learners` the learners' recursions, once, in float64 or >= 50 digits;
 - :mod:`~olr_verify.hunting.strategies`    Hypothesis strategies (bounded sequences, adaptive adversaries);
-- :mod:`~olr_verify.hunting.optimisers`    random restarts, local search, greedy adversaries, paper seeds;
+- :mod:`~olr_verify.hunting.space`         each bound's free parameters and printed ranges, worst ratio per region;
+- :mod:`~olr_verify.hunting.optimisers`    parameters and sequences searched jointly: boundary points, log-uniform
+  draws, random / greedy / paper sequences, local search over both, a deterministic budget of work;
+- :mod:`~olr_verify.hunting.planted`       planted false bounds, the measure of the hunter's quality;
 - :mod:`~olr_verify.hunting.confirm`       50-digit replay of a candidate before it is called refuted;
 - :mod:`~olr_verify.hunting.campaign`      ``olr-verify hunt`` on dask.distributed with SQLite results.
 

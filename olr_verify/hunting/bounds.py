@@ -545,9 +545,15 @@ def comparator_for(target: Target, seq: Sequence, run: Run) -> Any:
     return comparator(target, seq, run)
 
 
+def needs_trace(target: Target) -> bool:
+    """Whether the bound reads the learner's per-round quantities (a planted variant: its original's)."""
+    bound = getattr(target.bound, "wraps", target.bound)
+    return bound in (lemma_10_000, b1_chain_000, b1_zt_bound_000, equation_21_000, equation_22_000)
+
+
 def evaluate(target: Target, seq: Sequence, K=FLOAT, cmp: Any = None) -> tuple:
     """(lhs, rhs) of the target's claim on one fixed sequence (comparator chosen worst-case unless given)."""
-    trace = target.bound in (lemma_10_000, b1_chain_000, b1_zt_bound_000, equation_21_000, equation_22_000)
+    trace = needs_trace(target)
     run = run_learner(target, seq, K, trace=trace)
     if cmp is None:
         cmp = comparator_for(target, seq, run) if K is FLOAT else None
@@ -556,7 +562,7 @@ def evaluate(target: Target, seq: Sequence, K=FLOAT, cmp: Any = None) -> tuple:
 
 def evaluate_full(target: Target, seq: Sequence) -> tuple:
     """(lhs, rhs, comparator) in float64: what a candidate artefact stores."""
-    trace = target.bound in (lemma_10_000, b1_chain_000, b1_zt_bound_000, equation_21_000, equation_22_000)
+    trace = needs_trace(target)
     run = run_learner(target, seq, FLOAT, trace=trace)
     cmp = comparator_for(target, seq, run)
     lhs, rhs = target.bound(seq, run, cmp, FLOAT)

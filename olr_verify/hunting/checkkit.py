@@ -1,9 +1,19 @@
 """Glue between a hunt and a registered check: budget, confirmation, status and evidence.
 
-Status rules (issue 6): a violation confirmed at 50 and 80 digits is ``refuted`` with its artefact;
-otherwise ``verified`` with the best regret/bound ratio reached, the number of sequences, the time,
-and the ratio of the best simple baseline adversary (random / greedy).  Float64 violations that do
-not survive the replay are listed as ``near_violations`` in the evidence.
+Status rules (issues 6, 14, 15):
+
+- a float64 violation confirmed at 50 and 80 digits is ``refuted`` with its artefact;
+- a float64 violation that the replay can neither confirm nor dismiss (the precisions disagree, or
+  the margin is below the precision) is ``inconclusive``: an unconfirmed violation is never
+  ``verified``;
+- otherwise (no float64 violation, or every candidate shown to satisfy lhs <= rhs at 50/80 digits)
+  ``verified``, with the best regret/bound ratio reached, the parameter region explored, the worst
+  ratio per region, a heat map over the two most influential parameters, and the ratio of the best
+  simple baseline adversary (random / greedy).  Dismissed candidates are listed as
+  ``near_violations``.
+
+The budget is deterministic: a number of sequences and of rounds simulated (``units of work``),
+never seconds, so the same seed gives the same status on an idle and on a loaded machine.
 """
 from __future__ import annotations
 
@@ -11,43 +21,104 @@ import zlib
 
 from olr_verify.outcome import Context, Outcome
 
+METHOD = ("adversarial hunt over parameters and sequences jointly (boundary points and log-uniform draws of the "
+          "printed parameter ranges; random, greedy adaptive and the papers' sequences; local search over both) "
+          "in float64; candidates replayed at 50/80 digits with mpmath")
+
 
 def claim_seed(ctx: Context, claim: str) -> int:
     return (ctx.seed ^ zlib.crc32(claim.encode())) & 0x7FFFFFFF
 
 
-def budget(ctx: Context, full: int = 400, quick: int = 60) -> tuple[int, float]:
-    """(max sequences, time cap in s): the evaluation count keeps the hunt deterministic."""
-    return (quick, 2.5) if ctx.quick else (full, 25.0)
+def budget(ctx: Context, full: int = 400, quick: int = 60, n_default: int = 30) -> tuple[int, int]:
+    """(max sequences, max rounds simulated): a deterministic budget in units of work."""
+    evals = quick if ctx.quick else full
+    return evals, evals * n_default
 
 
 def hunt_outcome(claim: str, ctx: Context, params: dict | None = None, full: int = 400, quick: int = 60,
                  note: str = "") -> Outcome:
+    """Hunt ``claim`` (parameters in ``params`` pinned, the others searched) and decide its status."""
     from olr_verify.hunting.bounds import TARGETS
-    from olr_verify.hunting.confirm import confirm
     from olr_verify.hunting.optimisers import hunt
 
-    evals, cap = budget(ctx, full, quick)
-    seed = claim_seed(ctx, claim)
-    res = hunt(claim, cap, seed, params=params, max_evals=evals)
     t = TARGETS[claim]
-    ev = {**res.summary(), "params": {k: v for k, v in (res.best.seq.params if res.best.seq else {}).items()},
+    evals, work = budget(ctx, full, quick, int(t.defaults.get("n", 30)))
+    seed = claim_seed(ctx, claim)
+    res = hunt(claim, seed=seed, params=params, max_evals=evals, max_work=work)
+    ev = {**res.summary(), "params": dict(res.best.seq.params) if res.best.seq else {},
           "learner": t.learner, "hunters_reach_baseline": res.best.ratio >= res.baseline.ratio,
-          "seed": seed, "statement_checked": t.bound.__doc__.strip().splitlines()[0]}
-    if res.progress:
-        ev["figures"] = [progress_figure(ctx, claim, res)]
+          "seed": seed, "budget": {"sequences": evals, "rounds": work},
+          "statement_checked": t.bound.__doc__.strip().splitlines()[0]}
+    ev.update(region_evidence(res))
+    figures = [progress_figure(ctx, claim, res)] if res.progress else []
+    heat = heatmap_figure(ctx, claim, res)
+    if heat:
+        figures.append(heat)
+    if figures:
+        ev["figures"] = figures
     if t.note or note:
         ev["note"] = (t.note + " " + note).strip()
-    method = ("adversarial hunt (random, greedy adaptive, paper seeds, local search) in float64; "
-              "candidates replayed at 50/80 digits with mpmath")
-    if res.best.seq is not None and res.best.ratio > 1:
-        ok, details, art = confirm(claim, res.best.seq, res.best.cmp, res.best.lhs, res.best.rhs,
-                                   res.best.how, seed)
+    status, art = decide(claim, res, seed, ev)
+    return Outcome(status, METHOD, ev, art)
+
+
+def decide(claim: str, res, seed: int, ev: dict) -> tuple[str, dict | None]:
+    """Replay the float64 candidates (largest ratio first): refuted / inconclusive / verified (see module)."""
+    from olr_verify.hunting.confirm import confirm
+
+    unresolved, dismissed = [], []
+    for cand in res.candidates:
+        ok, details, art = confirm(claim, cand.seq, cand.cmp, cand.lhs, cand.rhs, cand.how, seed)
         if ok:
             ev["highprec"] = details
-            return Outcome("refuted", method, ev, art)
-        ev["near_violations"] = [{"float64_ratio": res.best.ratio, **details}]
-    return Outcome("verified", method, ev)
+            ev["witness_params"] = dict(cand.seq.params)
+            return "refuted", art
+        entry = {"float64_ratio": cand.ratio, "params": dict(cand.seq.params), **details}
+        (dismissed if details.get("replay_outcome") == "dismissed" else unresolved).append(entry)
+    if dismissed or unresolved:
+        ev["near_violations"] = dismissed + unresolved
+    if unresolved:
+        ev["reason"] = ("a float64 violation was neither confirmed nor dismissed by the 50/80-digit replay: "
+                        "an unconfirmed violation is not evidence that the bound holds")
+        return "inconclusive", None
+    return "verified", None
+
+
+def region_evidence(res) -> dict:
+    """What part of the hypothesis space was explored, which parameters were fixed and why, worst per region."""
+    from olr_verify.hunting.space import space_for
+
+    space = space_for(res.claim)
+    fixed = {k: f"pinned by the check at {v}" for k, v in res.pinned.items()}
+    if space is None or res.region is None:
+        return {"parameter_region": "a single point (no parameter space declared)", "fixed_parameters": fixed}
+    fixed.update(space.fixed)
+    reg = res.region
+    return {"parameter_space": space.describe(res.pinned), "parameters_explored": reg.explored(),
+            "fixed_parameters": fixed, "ranges_capped": dict(space.capped),
+            "worst_ratio_by_region": reg.per_parameter(),
+            "parameter_influence": [[n, round(s, 6)] for n, s in reg.influence()],
+            "evaluations_not_finite_in_float64": reg.failed}
+
+
+def _figure_name(prefix: str, claim: str) -> str:
+    return prefix + claim.replace(":", "_").replace("/", "__") + ".png"
+
+
+def heatmap_figure(ctx: Context, claim: str, res) -> dict | None:
+    """Worst regret/bound ratio over the two most influential parameters (None for a one-parameter space)."""
+    if res.region is None:
+        return None
+    name = _figure_name("hunt_heatmap_", claim)
+    axes = res.region.heatmap(ctx.figure_path(name), f"{claim}: worst regret/bound per region")
+    if axes is None:
+        return None
+    return Context.figure_entry(name, f"Worst regret/bound ratio found by the hunt on {claim} over {axes[0]} and "
+                                      f"{axes[1]} (the two parameters whose region changes the worst ratio most), "
+                                      "all other parameters searched too; '-' marks a region never evaluated. "
+                                      "Above 1 is a float64 candidate violation (counted only after the 50-digit "
+                                      "replay).")
 
 
 def progress_figure(ctx: Context, claim: str, res) -> dict:
@@ -67,7 +138,7 @@ def progress_figure(ctx: Context, claim: str, res) -> dict:
     ax.set_title(f"hunting {claim}", fontsize=9)
     ax.legend(fontsize=7)
     fig.tight_layout()
-    name = "hunt_" + claim.replace(":", "_").replace("/", "__") + ".png"
+    name = _figure_name("hunt_", claim)
     fig.savefig(ctx.figure_path(name), dpi=90)
     plt.close(fig)
     return Context.figure_entry(name, f"Hunting progress on {claim}: the best regret/bound ratio found as "

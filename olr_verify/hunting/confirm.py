@@ -58,26 +58,47 @@ def sequence_from(rep: dict) -> tuple[Sequence, Any]:
     return Sequence(rep["family"], params, X, Y, U), (None if cmp is None else np.array(cmp, dtype=object))
 
 
+ESCALATION = ((120, 200), (300, 500))   # when 50/80 digits disagree (the computation loses digits)
+PRECISIONS = ((50, 80), *ESCALATION)
+
+
 def replay_artefact(artefact: dict) -> tuple[bool, dict]:
+    """Re-run the candidate at the artefact's two precisions (default 50 and 80 digits, lo < hi).
+
+    confirmed: lhs - rhs > 0 at both, the two margins agree to ``lo - 20`` digits and the margin is above
+    ``10^-(lo - 15)``; dismissed: the margins agree and lhs <= rhs (to ``lo - 15`` digits where equal);
+    unresolved: anything else (the precisions disagree: the computation loses too many digits).
+    """
     rep = artefact["replay"]
     target = TARGETS[rep["target"]]
+    digits = tuple(sorted(int(v) for v in rep.get("dps", [50, 80])))
+    if digits not in PRECISIONS:  # the precisions are the replayer's, an artefact only says which level
+        raise ValueError(f"dps must be one of {[list(p) for p in PRECISIONS]}, got {rep.get('dps')}")
+    lo, hi = digits
     margins = {}
-    for dps in rep.get("dps", [50, 80]):
+    for dps in (lo, hi):
         with mpmath.workdps(dps):
             seq, cmp = sequence_from(rep)
             cmp = None if cmp is None else MP.arr(cmp)
             lhs, rhs = evaluate(target, seq, MP, cmp=cmp)
             margins[dps] = (lhs, rhs, lhs - rhs)
-    (l50, r50, m50), (l80, r80, m80) = margins[50], margins[80]
-    with mpmath.workdps(80):
-        scale = 1 + abs(r80)
-        agree = abs(m50 - m80) <= mpmath.mpf(10) ** -30 * scale
-        confirmed = bool(m50 > 0 and m80 > 0 and agree and m80 > mpmath.mpf(10) ** -35 * scale)
-    details = {"claim": rep["target"], "lhs_50": mpmath.nstr(l50, 40), "rhs_50": mpmath.nstr(r50, 40),
-               "margin_50": mpmath.nstr(m50, 20), "margin_80": mpmath.nstr(m80, 20),
-               "ratio": float(ratio(float(l80), float(r80))), "precisions_agree": bool(agree)}
-    if not confirmed:
-        details["verdict"] = "near_violation: float64 candidate not confirmed at 50/80 digits"
+    (l_lo, r_lo, m_lo), (l_hi, r_hi, m_hi) = margins[lo], margins[hi]
+    with mpmath.workdps(hi):
+        scale = 1 + abs(r_hi)
+        agree = abs(m_lo - m_hi) <= mpmath.mpf(10) ** -(lo - 20) * scale
+        confirmed = bool(m_lo > 0 and m_hi > 0 and agree and m_hi > mpmath.mpf(10) ** -(lo - 15) * scale)
+        holds = bool(agree and m_hi <= mpmath.mpf(10) ** -(lo - 15) * scale)  # lhs <= rhs: float noise
+    details = {"claim": rep["target"], f"lhs_{lo}": mpmath.nstr(l_lo, 40), f"rhs_{lo}": mpmath.nstr(r_lo, 40),
+               f"margin_{lo}": mpmath.nstr(m_lo, 20), f"margin_{hi}": mpmath.nstr(m_hi, 20),
+               "ratio": float(ratio(float(l_hi), float(r_hi))), "precisions_agree": bool(agree),
+               "digits": [lo, hi]}
+    details["replay_outcome"] = "confirmed" if confirmed else "dismissed" if holds else "unresolved"
+    if details["replay_outcome"] == "dismissed":
+        details["verdict"] = (f"near_violation: float64 candidate dismissed, lhs <= rhs at {lo} and {hi} digits "
+                              f"(to {lo - 15} digits where they are equal)")
+    elif not confirmed:
+        details["verdict"] = (f"near_violation: float64 candidate neither confirmed nor dismissed at {lo}/{hi} "
+                              "digits (the two precisions disagree or the margin is too small)")
     return confirmed, details
 
 
@@ -92,5 +113,10 @@ def confirm(claim: str, seq: Sequence, cmp: Any, lhs: float, rhs: float, how: st
     """(confirmed, details, artefact) for a float64 candidate."""
     art = make_artefact(claim, seq, cmp, lhs, rhs, how, seed)
     ok, details = replay_artefact(art)
+    for digits in ESCALATION:  # the computation lost too many digits at 50/80: replay at higher precision
+        if details["replay_outcome"] != "unresolved":
+            break
+        art["replay"]["dps"] = list(digits)
+        ok, details = replay_artefact(art)
     art["highprec"] = details
     return ok, details, art

@@ -72,8 +72,8 @@ class MpBackend:
         return mpmath.mpf(10) ** (-(mpmath.mp.dps - 8))
 
     def num(self, v: Any) -> Any:
-        if isinstance(v, float):
-            return mpmath.mpf(repr(v))
+        if isinstance(v, float):  # np.float64 too: its repr is not a number in numpy >= 2
+            return mpmath.mpf(repr(float(v)))
         return mpmath.mpf(v) if not isinstance(v, mpmath.mpf) else v
 
     def arr(self, values: Any) -> np.ndarray:

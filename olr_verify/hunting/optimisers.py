@@ -6,10 +6,13 @@
   g_t = sign(yhat_t)) that hurts most, on inputs from a small candidate set;
 - :func:`paper_seed`       the papers' own hard sequences: 002's Theorem 4.2 construction (adaptive),
   003's Figure 2 distribution, 000's Section 5 data (Hazan et al.'s distribution);
-- :func:`local_search`     random restarts + (1+1) evolution strategy with step-size adaptation on
-  the sequence entries, label flips, and the horizon n.
+- :func:`hunt`             the joint search over the bound's parameter space (:mod:`.space`) and its
+  sequences: boundary points then log-uniform draws of the parameters, each with the three adversaries
+  above, then a (1+1) evolution strategy from the worst pairs that moves the sequence entries (step-size
+  adaptation, label flips) or one parameter at a time (:func:`resize` moves the sequence along).
 
-Every function is deterministic given its ``rng``; :func:`hunt` returns a :class:`HuntResult`.
+Every function is deterministic given its ``rng``; :func:`hunt` returns a :class:`HuntResult`, whose
+``candidates`` (the largest float64 violation of each of the worst regions) go to the 50-digit replay.
 """
 from __future__ import annotations
 
@@ -43,11 +46,15 @@ class HuntResult:
     seconds: float
     by_strategy: dict
     progress: list = dataclasses.field(default_factory=list)  # (sequences evaluated, best ratio) at each record
+    region: Any = None      # :class:`~olr_verify.hunting.space.RegionMap` (None for a single point)
+    work: int = 0           # rounds simulated
+    pinned: dict = dataclasses.field(default_factory=dict)
+    candidates: list = dataclasses.field(default_factory=list)  # float64 violations (one per region), largest first
 
     def summary(self) -> dict:
         return {"best_ratio": round(self.best.ratio, 6), "best_found_by": self.best.how,
                 "baseline_ratio": round(self.baseline.ratio, 6), "sequences_evaluated": self.evaluated,
-                "seconds": round(self.seconds, 2),
+                "seconds": round(self.seconds, 2), "rounds_simulated": self.work,
                 "ratio_by_strategy": {k: round(v, 6) for k, v in self.by_strategy.items()}}
 
 
@@ -217,75 +224,158 @@ def mutate(seq: Sequence, rng: np.random.Generator, sigma: float) -> Sequence:
     return Sequence(seq.family, p, X, Y, U)
 
 
+def resize(t: Target, seq: Sequence, params: dict, rng: np.random.Generator) -> Sequence:
+    """The sequence moved to other parameters: rows cut or extended (fresh random rows) to the new n,
+    columns cut or zero-padded to the new d, inputs rescaled to the new radius R (binary family)."""
+    p = with_defaults(t, {**seq.params, **params})
+    n, d = int(p["n"]), int(p.get("d", seq.X.shape[1]))
+    X = np.array(seq.X, float, copy=True)
+    if seq.family == "binary" and "R" in params:
+        X *= float(p["R"]) / float(seq.params["R"])
+    X = X[:, :d] if X.shape[1] >= d else np.hstack([X, np.zeros((len(X), d - X.shape[1]))])
+    Y = None if seq.Y is None else np.array(seq.Y, copy=True)
+    U = None if seq.U is None else np.array(seq.U, float, copy=True)
+    if U is not None:
+        U = U[:, :d] if U.shape[1] >= d else np.hstack([U, np.zeros((len(U), d - U.shape[1]))])
+    if n < len(X):
+        X, Y, U = X[:n], None if Y is None else Y[:n], None if U is None else U[:n]
+    elif n > len(X):
+        extra = random_sequence(t, {**p, "n": n - len(X)}, rng)
+        X = np.vstack([X, extra.X])
+        Y = None if Y is None else np.concatenate([Y, extra.Y])
+        U = None if U is None else np.vstack([U, extra.U if extra.U is not None else np.zeros((n - len(U), d))])
+    return Sequence(seq.family, p, X, Y, U)
+
+
 def _score(t: Target, seq: Sequence) -> tuple[float, float, float, Any]:
     try:
-        lhs, rhs, cmp = evaluate_full(t, seq)
+        with np.errstate(all="ignore"):
+            lhs, rhs, cmp = evaluate_full(t, seq)
     except (FloatingPointError, OverflowError, ValueError, np.linalg.LinAlgError, ZeroDivisionError):
         return -math.inf, math.nan, math.nan, None
-    r = ratio(lhs, rhs)
+    r = ratio(lhs, rhs) if math.isfinite(lhs) and math.isfinite(rhs) else -math.inf
     if not math.isfinite(r):
         r = -math.inf
     return (r if t.kind == "upper" else -r), lhs, rhs, cmp
 
 
-def hunt(claim: str, seconds: float, seed: int, params: dict | None = None, strategies: tuple = (
-        "random", "greedy", "paper", "local"), max_evals: int | None = None) -> HuntResult:
-    """Attack one target for about ``seconds``: baselines first, then local search from the best seeds."""
+def _generate(make: Callable, t: Target, p: dict, rng: np.random.Generator) -> Sequence | None:
+    """A sequence from one adversary, or None where its arithmetic breaks down at these parameters."""
+    try:
+        with np.errstate(all="ignore"):
+            return make(t, p, rng)
+    except (FloatingPointError, OverflowError, ValueError, np.linalg.LinAlgError, ZeroDivisionError):
+        return None
+
+
+MAX_CANDIDATES = 4   # float64 violations replayed at 50/80 digits: the worst of 4 distinct regions
+
+
+@dataclasses.dataclass
+class _Budget:
+    """Deterministic budget in units of work (rounds simulated) and evaluations; a wall-clock cap only
+    when a campaign asks for one (``seconds``)."""
+
+    seconds: float
+    max_evals: int | None
+    max_work: int | None
+    start: float = dataclasses.field(default_factory=time.perf_counter)
+    evals: int = 0
+    work: int = 0
+
+    def left(self, frac: float = 1.0) -> bool:
+        ok = time.perf_counter() < self.start + frac * self.seconds
+        ok = ok and (self.max_evals is None or self.evals < frac * self.max_evals)
+        return ok and (self.max_work is None or self.work < frac * self.max_work)
+
+
+def hunt(claim: str, seconds: float = math.inf, seed: int = 0, params: dict | None = None, strategies: tuple = (
+        "random", "greedy", "paper", "local"), max_evals: int | None = None, max_work: int | None = None,
+        search_space: bool = True) -> HuntResult:
+    """Attack one target: parameters and sequences searched jointly.
+
+    Parameters in ``params`` are pinned; the others range over the target's :class:`~.space.Space`
+    (unless ``search_space`` is False: then the defaults are used).  Exploration (40 % of the budget):
+    the boundary points of the space, then log-uniform random points, each with a random, a greedy
+    adaptive and the paper's sequence.  Exploitation: (1+1) local search from the four worst pairs,
+    moving the sequence entries or, one move in four, one parameter (the sequence resized to it).
+    The budget is ``max_work`` rounds and ``max_evals`` sequences (deterministic), or ``seconds``.
+    """
+    from olr_verify.hunting.space import RegionMap, space_for
+
     t = TARGETS[claim]
-    p = with_defaults(t, params)
+    pinned = dict(params or {})
+    space = space_for(claim) if search_space else None
     rng = np.random.default_rng(seed)
-    start = time.perf_counter()
-    deadline = start + seconds
+    bud = _Budget(seconds, max_evals, max_work)
     best, baseline = Best(), Best()
     by: dict[str, float] = {}
-    evals = 0
     progress: list[tuple[int, float]] = []
+    candidates: dict[Any, Best] = {}  # region -> its largest float64 violation
+    region = RegionMap(space, pinned) if space is not None else None
 
     def consider(seq: Sequence, how: str, is_baseline: bool) -> float:
-        nonlocal best, baseline, evals
+        nonlocal best, baseline
         r, lhs, rhs, cmp = _score(t, seq)
-        evals += 1
+        bud.evals += 1
+        bud.work += seq.n
         by[how] = max(by.get(how, -math.inf), r)
+        if region is not None:
+            region.add(seq.params, r)
         if r > best.ratio:
             best = Best(r, lhs, rhs, seq, cmp, how)
-            progress.append((evals, r))
+            progress.append((bud.evals, r))
+        if r > 1:  # the largest float64 candidate of each of the worst regions, for the replay
+            key = region.cell(seq.params) if region is not None else None
+            if key not in candidates or r > candidates[key].ratio:
+                candidates[key] = Best(r, lhs, rhs, seq, cmp, how)
         if is_baseline and r > baseline.ratio:
             baseline = Best(r, lhs, rhs, seq, cmp, how)
         return r
 
-    def budget_left(frac: float = 1.0) -> bool:
-        ok = time.perf_counter() < start + frac * seconds
-        return ok and (max_evals is None or evals < max_evals)
-
+    points = iter(space.boundary_points(pinned) if space is not None else [])
     pool: list[tuple[float, Sequence]] = []
-    while budget_left(0.3):
-        for how in ("random", "greedy"):
+    while bud.left(0.4):
+        sample = next(points, None)
+        if sample is None:
+            sample = space.sample(rng, pinned) if space is not None else {}
+        p = with_defaults(t, {**sample, **pinned})
+        p = space.admissible(p) if space is not None else p
+        for how, make in (("random", random_sequence), ("greedy", greedy_sequence), ("paper", paper_seed)):
             if how in strategies:
-                seq = (random_sequence if how == "random" else greedy_sequence)(t, p, rng)
-                pool.append((consider(seq, how, True), seq))
-        if "paper" in strategies:
-            seq = paper_seed(t, p, rng)
-            if seq is not None:
-                pool.append((consider(seq, "paper", False), seq))
-        if max_evals is not None and evals >= max_evals // 3:
+                seq = _generate(make, t, p, rng)
+                if seq is None:
+                    bud.evals += 1  # a construction that does not exist at this point still costs an attempt
+                    if region is not None and how != "paper":
+                        region.failed += 1
+                    continue
+                pool.append((consider(seq, how, how != "paper"), seq))
+        if not pool and bud.evals > 50:
             break
     if "local" in strategies and pool:
         pool.sort(key=lambda rs: rs[0], reverse=True)
-        starts = [s for _, s in pool[:4]]
+        starts = [(r, s) for r, s in pool[:4]]
+        free = space.free(pinned) if space is not None else ()
         k = 0
-        while budget_left():
-            cur = starts[k % len(starts)]
-            cur_r, _, _, _ = _score(t, cur)
+        while bud.left():
+            cur_r, cur = starts[k % len(starts)]
             sigma = 0.3
             for _ in range(40):
-                if not budget_left():
+                if not bud.left():
                     break
-                cand = mutate(cur, rng, sigma)
+                if free and rng.random() < 0.25:
+                    par = free[int(rng.integers(len(free)))]
+                    move = {par.name: par.perturb(cur.params[par.name], rng, 0.15)}
+                    cand = resize(t, cur, space.admissible({**cur.params, **move}), rng)
+                else:
+                    cand = mutate(cur, rng, sigma)
                 r = consider(cand, "local", False)
                 if r >= cur_r:
                     cur, cur_r, sigma = cand, r, min(sigma * 1.5, 1.0)
                 else:
                     sigma = max(sigma * 0.85, 1e-3)
-            starts[k % len(starts)] = cur
+            starts[k % len(starts)] = (cur_r, cur)
             k += 1
-    return HuntResult(claim, best, baseline, evals, time.perf_counter() - start, by, progress)
+    worst = sorted(candidates.values(), key=lambda b: -b.ratio)[:MAX_CANDIDATES]
+    return HuntResult(claim, best, baseline, bud.evals, time.perf_counter() - bud.start, by, progress,
+                      region=region, work=bud.work, pinned=pinned, candidates=worst)

@@ -1,8 +1,12 @@
 """olr_verify.prover: a rigorous scalar-inequality prover (arb balls + branch-and-bound).
 
     >>> from olr_verify.prover import prove
-    >>> prove("x + exp(-x) <= exp(9*x**2/16)", {"x": ("-oo", "oo")}).status
+    >>> prove("exp(x) >= 1 + x", {"x": ("-oo", "oo")}).status  # certificate re-checked by olr_verify.kernel
     'proved'
+    >>> prove("x + exp(-x) <= exp(9*x**2/16)", {"x": ("-8", "8")}).status
+    'proved'
+    >>> prove("x + exp(-x) <= exp(9*x**2/16)", {"x": ("-oo", "oo")}).status  # the kernel cannot re-check x -> -oo
+    'verified'
 
 ``prove(relation, domain, *, timeout=20.0, max_boxes=200000, cut=8, prec=80, search=True, seed=0,
 max_tail_depth=4) -> ProofResult``

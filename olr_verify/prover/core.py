@@ -39,6 +39,7 @@ class ProofResult:
     counterexample: dict[str, str] | None
     seconds: float
     certificate: dict[str, Any]
+    kernel_certificate: dict[str, Any] | None = None  # accepted by olr_verify.kernel.check (status proved)
 
     def __bool__(self) -> bool:
         return self.status == "proved"
@@ -55,14 +56,71 @@ def _point_str(point: dict) -> dict[str, str]:
 TIMEOUT_CAP: float | None = None  # set by `olr-verify run --quick`: caps every call's timeout (reduced budget)
 
 
-def prove(relation: str, domain: dict[str, tuple[str, str]], *, timeout: float = 20.0, max_boxes: int = 200_000,
+BOXES_PER_SECOND = 1000  # work budget: ``timeout`` seconds buy this many boxes per branch-and-bound run
+KERNEL_BOXES = 6_000  # boxes of the kernel-certificate search (olr_verify.prover.certify)
+KERNEL_BOXES_QUICK = 1_500
+SAFETY_FACTOR = 4.0  # wall-clock safety net: SAFETY_FACTOR * timeout + 5 s, then "inconclusive"
+
+
+def prove(relation: str, domain: dict[str, tuple[str, str]], *, timeout: float = 20.0, max_boxes: int | None = None,
           cut: str | int = 8, prec: int = 80, search: bool = True, seed: int = 0, max_tail_depth: int = 4,
-          ) -> ProofResult:
-    """Decide ``relation`` on ``domain`` (see the package docstring for the certificate)."""
+          kernel_boxes: int | None = None) -> ProofResult:
+    """Decide ``relation`` on ``domain`` (see the package docstring for the certificate).
+
+    Budgets are units of work (``max_boxes``, default ``BOXES_PER_SECOND * timeout``; ``kernel_boxes``),
+    so the verdict does not depend on the machine; the wall clock is only a safety net (inconclusive).
+    ``proved`` only when :func:`olr_verify.kernel.check` accepts the certificate found by
+    :func:`olr_verify.prover.certify.certify` (``ProofResult.kernel_certificate``); a proof of the
+    search that the kernel cannot re-check is ``verified`` with ``certificate["kernel"]`` = why.
+    """
     t0 = time.perf_counter()
     if TIMEOUT_CAP is not None:
         timeout = min(timeout, TIMEOUT_CAP)
-    deadline = t0 + timeout
+    work = int(max_boxes) if max_boxes is not None else max(200, int(BOXES_PER_SECOND * timeout))
+    kernel_boxes = kernel_boxes or (KERNEL_BOXES if TIMEOUT_CAP is None else KERNEL_BOXES_QUICK)
+    safety = t0 + SAFETY_FACTOR * timeout + 5.0
+    res = _prove_search(relation, domain, t0=t0, deadline=safety, max_boxes=work, cut=cut, prec=prec, search=search,
+                        seed=seed, max_tail_depth=max_tail_depth)
+    return _kernel_gate(res, relation, domain, kernel_boxes, safety)
+
+
+def _kernel_gate(res: ProofResult, relation, domain, kernel_boxes: int, safety: float) -> ProofResult:
+    """Only the kernel says ``proved``; the safety net only says ``inconclusive``."""
+    from olr_verify.kernel import check
+    from olr_verify.prover.certify import SafetyNet, certify
+
+    cert = res.certificate
+    if time.perf_counter() > safety:
+        return _safety(res)
+    if res.status == "refuted":  # confirmed in ball arithmetic at an exact point
+        return res
+    try:
+        kcert, why = certify(relation, domain, max_boxes=kernel_boxes, deadline=safety)
+    except SafetyNet:
+        return _safety(res)
+    verdict = check(kcert) if kcert is not None else None
+    if verdict is not None and verdict.accepted:
+        cert["kernel"] = f"accepted ({kcert['max_nodes']} boxes)"
+        if res.status != "proved":
+            cert["kernel_note"] = f"search status was {res.status}; the kernel certificate decides"
+        res.status, res.kernel_certificate = "proved", kcert
+    else:
+        cert["kernel"] = why or verdict.reason
+        if res.status == "proved":
+            cert["search_status"] = "proved (not re-checked by the kernel)"
+            res.status = "verified"
+    return _safety(res) if time.perf_counter() > safety else res
+
+
+def _safety(res: ProofResult) -> ProofResult:
+    res.certificate["reason"] = "wall-clock safety net reached (machine too slow or overloaded)"
+    res.status, res.counterexample, res.kernel_certificate = "inconclusive", None, None
+    return res
+
+
+def _prove_search(relation: str, domain: dict[str, tuple[str, str]], *, t0: float, deadline: float,
+                  max_boxes: int, cut, prec: int, search: bool, seed: int, max_tail_depth: int) -> ProofResult:
+    """The untrusted search: refutations (ball-checked) and the search's own proof attempt."""
     variables = parse_domain(domain)
     names = [v.name for v in variables]
     syms = [v.symbol for v in variables]
@@ -122,7 +180,7 @@ def _prove_split(relation, raw_slack, split, strict, variables, domain, t0, dead
             statuses.append("proved")
             continue
         try:
-            res = prove(rel, domain, timeout=max(0.1, deadline - time.perf_counter()), **options)
+            res = _prove_search(rel, domain, t0=time.perf_counter(), deadline=deadline, **options)
         except ValueError as exc:  # sympy decided the part's relation while parsing it
             parts.append({"relation": rel, "status": "inconclusive", "reason": str(exc)[:200]})
             statuses.append("inconclusive")
@@ -258,7 +316,7 @@ def _prove_box(slack, strict, variables, syms, cert, result, deadline, max_boxes
     box, unbounded = bounding_box(variables, cut)
     uvars = {n for n, _ in unbounded}
     if len(uvars) > 1:  # the tails cannot be certified: only the core box, on a short budget
-        deadline = min(deadline, time.perf_counter() + MULTI_UNBOUNDED_CORE_SECONDS)
+        max_boxes = min(max_boxes, MULTI_UNBOUNDED_CORE_BOXES)
     if uvars:  # one enclosure over the whole (unbounded) domain may already decide
         try:
             whole = compile_expr(slack)(domain_env(variables))
@@ -332,7 +390,7 @@ def _prove_box(slack, strict, variables, syms, cert, result, deadline, max_boxes
     return _undecided(orig_slack, orig_vars, cert, result, search, seed, "a tail was not certified", verified=True)
 
 
-MULTI_UNBOUNDED_CORE_SECONDS = 4.0  # core budget when two or more variables are unbounded (result "verified" at best)
+MULTI_UNBOUNDED_CORE_BOXES = 8000  # core budget when two or more variables are unbounded (result "verified" at best)
 CUT_FACTORS = (1, 2, 4)  # the cut X is enlarged (core grows with it) until every tail is certified
 
 

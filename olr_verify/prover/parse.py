@@ -1,4 +1,4 @@
-"""Parsing a relation and its domain with exact rationals.
+"""Parsing a relation and its domain with exact rationals (through the safe reader :mod:`olr_verify.expr`).
 
 ``parse_relation("x + exp(-x) <= exp(9*x**2/16)", ["x"])`` gives the slack ``s`` (the relation
 holds iff ``s >= 0``, or ``s > 0`` when strict). Decimal literals become exact rationals
@@ -34,11 +34,18 @@ def symbols_for(names) -> dict[str, sp.Symbol]:
     return {n: sp.Symbol(n, real=True) for n in names}
 
 
-def sympify_exact(text: str, local: dict[str, sp.Symbol]) -> sp.Expr:
-    expr = sp.sympify(text, locals=dict(local), rational=True)
-    if expr.atoms(sp.Float):
-        raise ValueError(f"inexact float in {text!r}")
-    return expr
+#: A finite constant bound must be at most this in magnitude (beyond, write ``oo``).
+MAX_BOUND = sp.Integer(10) ** 300
+
+
+def sympify_exact(text: str, local: dict[str, sp.Symbol]) -> sp.Basic:
+    """``text`` read by the safe reader with the symbols ``local``; decimals are exact rationals.
+
+    Raises :class:`olr_verify.expr.ExprError` (a ``ValueError``) on anything else.
+    """
+    from olr_verify.expr import parse_any
+
+    return parse_any(str(text), dict(local))
 
 
 def parse_relation(relation: str, names) -> tuple[sp.Expr, bool, sp.Basic]:
@@ -64,16 +71,35 @@ def parse_domain(domain: dict[str, tuple[str, str]]) -> list[Var]:
     out: list[Var] = []
     for k, name in enumerate(names):
         lo_t, hi_t = domain[name]
-        lo = sympify_exact(str(lo_t), local)
-        hi = sympify_exact(str(hi_t), local)
-        allowed = {local[n] for n in names[:k]}
-        for b in (lo, hi):
-            if b.free_symbols - allowed:
-                raise ValueError(f"bound {b} of {name} uses variables not listed before {name}")
+        lo, hi = (_bound(b, name, side, local, names[:k]) for b, side in ((lo_t, "lower"), (hi_t, "upper")))
         if lo is sp.oo or hi is -sp.oo:
-            raise ValueError(f"empty range for {name}")
+            raise ValueError(f"empty range for {name}: {lo_t}..{hi_t}")
+        if not lo.free_symbols and not hi.free_symbols and bool(lo > hi):
+            raise ValueError(f"empty range for {name}: lower bound {lo_t} exceeds upper bound {hi_t}")
         out.append(Var(name, local[name], lo, hi))
     return out
+
+
+def _bound(text, name: str, side: str, local: dict[str, sp.Symbol], earlier: list[str]) -> sp.Expr:
+    """One bound of ``name``: a real number of magnitude <= 1e300, +-oo, or an expression of ``earlier``."""
+    from olr_verify.expr import ExprError, parse_expr
+
+    try:
+        b = parse_expr(str(text), dict(local))
+    except ExprError as exc:
+        raise ExprError(f"{side} bound of {name}: {exc}") from None
+    extra = b.free_symbols - {local[n] for n in earlier}
+    if extra:
+        raise ValueError(f"{side} bound {text!r} of {name} uses variables not listed before {name}: "
+                         f"{sorted(map(str, extra))}")
+    if b in (sp.oo, -sp.oo):
+        return b
+    if not b.free_symbols:
+        if b.is_extended_real is not True or b.has(sp.oo, -sp.oo):
+            raise ValueError(f"{side} bound {text!r} of {name} is not a real number")
+        if bool(abs(b) > MAX_BOUND):
+            raise ValueError(f"{side} bound {text!r} of {name} is beyond 1e300 in magnitude (write oo for no bound)")
+    return b
 
 
 def simplest_between(lo: Fraction, hi: Fraction) -> Fraction:

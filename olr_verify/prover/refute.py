@@ -27,10 +27,10 @@ def _np_exprel(k, u):
 
 
 def lambdify(expr, syms):
-    from scipy.special import expit
+    from scipy.special import erf, expit
 
     return sp.lambdify(syms, expr, modules=[{"Exprel": _np_exprel, "Max": np.maximum, "Min": np.minimum,
-                                             "Sigmoid": expit, "Softplus": lambda u: np.logaddexp(0.0, u)},
+                                             "Sigmoid": expit, "Softplus": lambda u: np.logaddexp(0.0, u), "erf": erf},
                                             "numpy"])
 
 
@@ -56,11 +56,24 @@ def confirm(slack, variables, point: dict, bits: int = 200) -> tuple[bool, str]:
     try:
         if not point_in_domain(point, variables):
             return False, "point not certainly in the domain"
+        if not defined_at(slack, variables, point):
+            return False, "the slack is undefined at the point"
         env = {v.name: Iv.point(arb(point[v.name])) for v in variables}
         val = compile_expr(slack)(env)
         return bool(val.certainly_lt0()), str(val.hi if val.bounded() else val)
     finally:
         ctx.prec = old
+
+
+def defined_at(slack, variables, point: dict) -> bool:
+    """sympy's exact substitution of the point into the slack is not undefined (0/0, 1/0, ...)."""
+    def exact(value):
+        if isinstance(value, fmpq):
+            return sp.Rational(int(value.p), int(value.q))
+        return sp.Rational(str(value))
+
+    value = slack.subs({v.symbol: exact(point[v.name]) for v in variables})
+    return not value.has(sp.nan, sp.zoo, sp.oo, -sp.oo)
 
 
 def _sample(variables, rng, n):

@@ -12,16 +12,16 @@ from olr_verify.artefacts import replayer
 
 @replayer("scalar")
 def replay_scalar(artefact: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
-    from fractions import Fraction
-
     from flint import fmpq
 
     from olr_verify.prover import refute
     from olr_verify.prover.parse import parse_domain, parse_relation
     from olr_verify.prover.special import rewrite
 
+    from olr_verify.expr import exact_rational
+
     rep = artefact["replay"]
-    point = {k: Fraction(str(v)) for k, v in rep["point"].items()}
+    point = {str(k): exact_rational(v) for k, v in dict(rep["point"]).items()}
     domain = rep.get("domain") or {k: ("-oo", "oo") for k in point}
     variables = parse_domain({k: tuple(v) for k, v in domain.items()})
     slack, strict, _ = parse_relation(rep["relation"], [v.name for v in variables])

@@ -40,9 +40,8 @@ def _eq3_direct(X_past, Y_past, TH_past, x, lam, B, R):
     return theta
 
 
-@pytest.mark.parametrize("seed, d, B", [(0, 2, 1.0), (1, 3, 2.0), (2, 4, 5.0)])
-def test_theta_hat_is_the_minimiser_of_equation_3_to_1e_9(seed, d, B):
-    R = 1.0
+@pytest.mark.parametrize("seed, d, B, R", [(0, 2, 1.0, 1.0), (1, 3, 2.0, 2.5), (2, 4, 5.0, 0.4)])
+def test_theta_hat_is_the_minimiser_of_equation_3_to_1e_9(seed, d, B, R):
     X, Y = ball_stream(25, d, R, seed)
     L = alg.AIOLI(d, B, R)
     thetas = []
@@ -55,8 +54,10 @@ def test_theta_hat_is_the_minimiser_of_equation_3_to_1e_9(seed, d, B):
         L.update(X[t], Y[t])
 
 
-def test_pure_function_matches_the_learner_and_the_sufficient_statistics_are_equation_5():
-    d, B, R = 3, 2.0, 1.0
+@pytest.mark.parametrize("B, R", [(2.0, 1.0), (1.5, 3.0)])
+def test_pure_function_matches_the_learner_and_the_sufficient_statistics_are_equation_5(B, R):
+    """η_s = e^{y_s ŷ_s}/(1+BR) with R ≠ 1 in the second case (a learner that drops R from 1+BR fails)."""
+    d = 3
     X, Y = ball_stream(30, d, R, seed=4)
     L = alg.AIOLI(d, B, R)
     A = np.eye(d) / B ** 2
@@ -153,3 +154,165 @@ def test_surrogate_ftl_plays_theta_t_of_equation_11():
         A = s["A"]
         assert L.predict(x) == pytest.approx(np.linalg.solve(A, s["b"]) @ x, abs=1e-12)
         L.update(x, y)
+
+
+def test_update_on_a_new_x_does_not_reuse_the_prediction_cached_for_another_x():
+    """predict(x₁) caches its work; a following update(x₂, y) with x₂ ≠ x₁ must learn from x₂'s own ŷ."""
+    d, B, R = 3, 2.0, 1.5
+    X, Y = ball_stream(12, d, R, seed=9)
+    base = alg.AIOLI(d, B, R)
+    base.run(X[:8], Y[:8])
+    cached, fresh = base.copy(), base.copy()
+    cached.predict(X[8])
+    cached.update(X[9], Y[9])
+    fresh.update(X[9], Y[9])
+    for k in ("theta_hat", "y_hat", "theta", "A", "b", "A_inv"):
+        np.testing.assert_array_equal(cached.state()[k], fresh.state()[k], err_msg=k)
+    assert cached.predict(X[10]) == fresh.predict(X[10])
+    # the same x (a copy, another buffer) may reuse the cache, with the same result
+    same = base.copy()
+    same.predict(X[9])
+    same.update(X[9].copy(), Y[9])
+    np.testing.assert_array_equal(same.state()["theta"], fresh.state()["theta"])
+
+
+def _appendix_d_algorithm_2(X, Y, B, R, lam, T):
+    """Seed 000 App. D, Algorithm 2, written out with a Cholesky factor L (A = LLᵀ), numpy's eigh and the inner
+    step λ/(4λ+R²); statistics with the ½ of eq. (5) (the deviation (i) the learner documents). Returns ŷ_1..ŷ_n."""
+    d = X.shape[1]
+    A, b = lam * np.eye(d), np.zeros(d)
+    preds = []
+    for x, y in zip(X, Y):
+        L = np.linalg.cholesky(A)
+        W = np.linalg.solve(L, np.column_stack([b, x]))          # W_t = L⁻¹(b_{t−1}, x_t)
+        sig, U = np.linalg.eigh(W.T @ W)                          # economic eigen-decomposition
+        keep = sig > 1e-12 * sig.max()
+        sig, U = sig[keep], U[:, keep]
+        u = np.sqrt(sig) * U[0]                                   # Σ^{1/2}Uᵀe₁
+        v = np.sqrt(sig) * U[1]                                   # Σ^{1/2}Uᵀe₂
+        w = np.zeros(sig.size)
+        for _ in range(T):
+            s = v @ w
+            w = w - lam / (4 * lam + R * R) * (2 * w - 2 * u - expit(-s) * v + expit(s) * v)
+        theta = np.linalg.solve(L.T, W @ (U @ (w / np.sqrt(sig))))  # θ̃_t = L^{−T} W U Σ^{−1/2} ω^T
+        yhat = theta @ x
+        preds.append(yhat)
+        g = -expit(-y * yhat) * y * x
+        eta = math.exp(y * yhat) / (1 + B * R)
+        A = A + 0.5 * eta * np.outer(g, g)
+        b = b + 0.5 * (eta * (g @ theta) - 1.0) * g
+    return np.array(preds)
+
+
+@pytest.mark.parametrize("T", [1, 3, 12])
+def test_algorithm_2_with_few_inner_steps_matches_appendix_d_step_by_step(T):
+    """Few inner steps, far from convergence: the values depend on the step λ/(4λ+R²) (R ≠ 1) and on every entry
+    of the Gram matrix WᵀW, so a wrong step size or Gram entry changes ŷ_t."""
+    d, B, R = 3, 1.5, 2.5  # R ≠ 1 and R² ≠ 2R: a step λ/(4λ+R) or λ/(4λ+2R) differs
+    X, Y = ball_stream(25, d, R, seed=12)
+    lam = 1.0 / B ** 2
+    got = alg.AIOLI(d, B, R, inner_steps=T).run(X, Y)
+    want = _appendix_d_algorithm_2(X, Y, B, R, lam, T)
+    np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12)
+    exact = alg.AIOLI(d, B, R).run(X, Y)
+    assert np.abs(got - exact).max() > 1e-3  # not yet converged: the test sees the inner iterations
+
+
+def test_surrogate_and_objectives_are_equations_2_3_written_out():
+    """ℓ̂_s of eq. (2) with η_s = e^{m}/(1+BR) (R ≠ 1, plain exponentials at moderate margins), eq. (3) as the literal
+    sum, and Lemma 2's rewriting θᵀAθ − 2θᵀb + ℓ(θᵀx, 1) + ℓ(θᵀx, −1): it differs from eq. (3) by a constant in θ."""
+    rng = np.random.default_rng(13)
+    d, B, R, lam = 3, 1.5, 2.5, 0.3
+    X, Y = ball_stream(6, d, R, seed=14)
+    TH = rng.normal(scale=0.4, size=(6, d))                     # any played points θ̂_s
+    x = X[-1]
+
+    def hand_surrogate(theta, xs, ys, ts):
+        m = ys * (ts @ xs)
+        g = -ys * xs / (1 + math.exp(m))
+        eta = math.exp(m) / (1 + B * R)
+        delta = theta - ts
+        return math.log(1 + math.exp(-m)) + g @ delta + 0.5 * eta * (g @ delta) ** 2
+
+    A, b = lam * np.eye(d), np.zeros(d)
+    for xs, ys, ts in zip(X[:-1], Y[:-1], TH[:-1]):
+        m = ys * (ts @ xs)
+        g = -ys * xs / (1 + math.exp(m))
+        eta = math.exp(m) / (1 + B * R)
+        A, b = A + 0.5 * eta * np.outer(g, g), b + 0.5 * (eta * (g @ ts) - 1) * g
+    offsets = []
+    for theta in rng.normal(scale=0.7, size=(4, d)):
+        for xs, ys, ts in zip(X, Y, TH):
+            assert alg.surrogate_loss(theta, xs, ys, ts, B, R) == pytest.approx(hand_surrogate(theta, xs, ys, ts),
+                                                                                rel=1e-12, abs=1e-13)
+        z = theta @ x
+        eq3 = (sum(hand_surrogate(theta, xs, ys, ts) for xs, ys, ts in zip(X[:-1], Y[:-1], TH[:-1]))
+               + math.log(1 + math.exp(-z)) + math.log(1 + math.exp(z)) + lam * theta @ theta)
+        got = alg.eq3_objective(theta, X[:-1], Y[:-1], TH[:-1], x, lam, B, R)
+        assert got == pytest.approx(eq3, rel=1e-12)
+        lemma2 = theta @ A @ theta - 2 * theta @ b + math.log(1 + math.exp(-z)) + math.log(1 + math.exp(z))
+        assert alg.aioli_objective(theta, A, b, x) == pytest.approx(lemma2, rel=1e-12)
+        offsets.append(got - lemma2)
+    assert np.ptp(offsets) < 1e-11 and abs(offsets[0]) > 1e-3      # same minimiser, different constant
+    np.testing.assert_allclose(alg.aioli_theta_hat(A.tolist(), b.tolist(), x.tolist()),
+                               alg.aioli_theta_hat(A, b, x), rtol=0, atol=0)
+
+
+def test_theorem_4_inner_steps_formula_with_r_not_one():
+    n, B, R, lam = 50, 3.0, 2.0, 0.1
+    expected = math.ceil((4 + R * R / lam) * math.log(3 * n * n * R * R / lam * (n * R * R / (8 * lam) + B)))
+    assert alg.theorem4_inner_steps(n, B, R, lam) == expected
+
+
+def test_solve_margin_at_integer_margins():
+    """z0 = ±1, ±2 exactly (integer arguments exercise the branches keyed on constants 0, 1 and 2)."""
+    for z0 in (-2.0, -1.0, 1.0, 2.0):
+        for c in (0.5, 3.0):
+            z = alg.solve_margin(z0, c)
+            assert abs(z + 0.5 * c * math.tanh(0.5 * z) - z0) <= 4e-16 * max(1.0, abs(z0), c)
+            assert 0 < z / z0 < 1
+
+
+def test_algorithm_2_with_zero_inner_steps_plays_zero():
+    """T = 0: ω^0 = 0, so θ̃_t = L^{−T}WUΣ^{−1/2}·0 = 0 and every ŷ_t = 0 (App. D); the statistics still move."""
+    X, Y = ball_stream(10, 3, 2.0, seed=15)
+    L = alg.AIOLI(3, B=1.0, R=2.0, inner_steps=0)
+    np.testing.assert_array_equal(L.run(X, Y), np.zeros(10))
+    assert np.linalg.norm(L.state()["b"]) > 0 and L.state()["inner_steps"] == 0
+
+
+@pytest.mark.parametrize("inner_steps", [None, 4])
+def test_theta_hat_of_x_is_the_played_parameter_and_is_pure(inner_steps):
+    X, Y = ball_stream(15, 3, 2.0, seed=16)
+    L = alg.AIOLI(3, B=1.5, R=2.0, inner_steps=inner_steps)
+    L.run(X[:12], Y[:12])
+    th = L.theta_hat(X[12])
+    assert L.predict(X[12]) == pytest.approx(th @ X[12], rel=1e-12, abs=1e-15)
+    np.testing.assert_array_equal(L.state()["theta_hat"], th)
+    L.theta_hat(X[13])                                  # pure: no effect on what is played next
+    np.testing.assert_array_equal(L.theta_hat(X[12]), th)
+    with pytest.raises(ValueError, match=r"\bx\b"):
+        L.theta_hat(np.array([2.0, 0.0, 0.1]))          # ‖x‖ > R
+    if inner_steps is not None:                         # x = 0 at t = 1: W = 0, nothing to keep, θ̃ = 0
+        assert alg.AIOLI(2, B=1.0, R=1.0, inner_steps=3).predict([0.0, 0.0]) == 0.0
+
+
+@pytest.mark.parametrize("k", [1, 2])
+def test_extend_keeps_equation_5_statistics_with_pending_rows(k):
+    """Rows learnt by update() are folded into A lazily; extend(k) must carry them: A, b, A⁻¹, θ̂ of the grown
+    learner equal those of the learner of dimension d + k that saw the inputs padded with zeros."""
+    d, B, R = 2, 1.5, 2.0
+    X, Y = ball_stream(9, d, R, seed=17)
+    grown, full = alg.AIOLI(d, B, R), alg.AIOLI(d + k, B, R)
+    Xp = np.hstack([X, np.zeros((9, k))])
+    for x, xp, y in zip(X[:6], Xp[:6], Y[:6]):
+        grown.update(x, y)
+        full.update(xp, y)
+    grown.predict(X[6])
+    full.predict(Xp[6])
+    grown.extend(k)
+    s, f = grown.state(), full.state()
+    for key in ("A", "b", "A_inv", "theta", "theta_hat"):
+        np.testing.assert_allclose(s[key], f[key], rtol=1e-13, atol=1e-15, err_msg=key)
+    assert s["y_hat"] == f["y_hat"]
+    np.testing.assert_allclose(grown.run(Xp[7:], Y[7:]), full.run(Xp[7:], Y[7:]), rtol=1e-13, atol=1e-15)

@@ -222,6 +222,16 @@ CONSTRUCTOR_ERRORS = [
     (lambda: alg.FTRLSurrogate1D(D=0.0, T=10), "D"), (lambda: alg.FTRLSurrogate1D(D=2.0, eta=0.0), "eta"),
     (lambda: alg.TruncatedEKF(2, beta=0.5), "beta"), (lambda: alg.EKF(2, P1=-np.eye(2)), "P1"),
     (lambda: alg.SOS(2, P1=np.zeros((2, 2))), "P1"),
+    (lambda: alg.ONS(2, B=1.0, R=0.0), "R"), (lambda: alg.ONS(2, B=1.0, R=1.0, gamma=0.0), "gamma"),
+    (lambda: alg.ONS(2, B=1.0, R=1.0, eps=-1.0), "eps"), (lambda: alg.ONS(2, B=400.0, R=10.0), "gamma"),
+    (lambda: alg.OGD(2, B=0.0, R=1.0), "B"), (lambda: alg.FTRL(2, lam=1.0, R=0.0), "R"),
+    (lambda: alg.EKF(2, R=-1.0), "R"), (lambda: alg.EKF(2, P1=np.eye(3)), "P1"),
+    (lambda: alg.EKF(2, P1=[[1.0, 0.5], [0.0, 1.0]]), "P1"), (lambda: alg.EKF(2, theta1=[1.0]), "theta1"),
+    (lambda: alg.TruncatedEKF(2, beta=0.0), "beta"), (lambda: alg.ScaleInvariantFull(2, tol=0.0), "tol"),
+    (lambda: alg.ScaleInvariantFull(2, R=0.0), "R"), (lambda: alg.ScaleInvariantCoordinatewise(2, R=0.0), "R"),
+    (lambda: alg.AIOLI(2, B=1.0, R=1.0, inner_steps=1.5), "inner_steps"),
+    (lambda: alg.AIOLI(2, B=1.0, R=1.0, inner_steps=True), "inner_steps"),
+    (lambda: alg.ScaleInvariantFull(2, alpha=-1.0), "alpha"),
 ]
 
 

@@ -40,3 +40,26 @@ def test_ftl_on_separable_data_sits_on_the_sphere_and_beats_every_other_ball_poi
 
 def test_ftl_plays_zero_before_any_data():
     assert alg.FTL(3, B=1.0).predict([0.1, 0.2, 0.3]) == 0.0
+
+
+def test_objective_gradient_and_hessian_agree_with_the_definition_and_finite_differences():
+    """F(θ) = Σ log(1 + e^{−y θᵀx}) + λ‖θ‖² written out; ∇F and ∇²F against central differences (λ ≠ 1)."""
+    X, Y = ball_stream(12, 3, 2.0, seed=8)
+    lam, h = 0.3, 1e-5
+    rng = np.random.default_rng(9)
+    for th in rng.normal(size=(3, 3)):
+        F = sum(np.log1p(np.exp(-y * (th @ x))) for x, y in zip(X, Y)) + lam * th @ th
+        assert alg.ftrl_objective(th, X, Y, lam) == pytest.approx(F, rel=1e-13)
+        E = np.eye(3) * h
+        g_fd = [(alg.ftrl_objective(th + e, X, Y, lam) - alg.ftrl_objective(th - e, X, Y, lam)) / (2 * h) for e in E]
+        np.testing.assert_allclose(alg.ftrl_gradient(th, X, Y, lam), g_fd, rtol=1e-7, atol=1e-8)
+        H_fd = np.array([(alg.ftrl_gradient(th + e, X, Y, lam) - alg.ftrl_gradient(th - e, X, Y, lam)) / (2 * h)
+                         for e in E])
+        np.testing.assert_allclose(alg.ftrl_hessian(th, X, Y, lam), H_fd, rtol=1e-7, atol=1e-8)
+
+
+def test_regularized_leader_of_an_empty_history_is_zero_with_an_inactive_constraint():
+    for lam, B in ((1.0, None), (0.5, 2.0), (0.0, 2.0)):
+        theta, mu = alg.regularized_leader(np.empty((0, 2)), np.empty(0), lam, B)
+        np.testing.assert_array_equal(theta, np.zeros(2))
+        assert mu == 0.0

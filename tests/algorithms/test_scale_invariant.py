@@ -84,3 +84,77 @@ def test_gradient_feed_rejects_subderivatives_larger_than_one():
         L.update_gradient([0.1, 0.2], 1.5)
     with pytest.raises(ValueError, match=r"\bg\b"):
         L.update_gradient([0.1, 0.2], float("nan"))
+    with pytest.raises(ValueError, match=r"\bg\b"):
+        L.update_gradient([0.1, 0.2], "a half")
+    L.update_gradient([0.1, 0.2], -1.0)  # |g| = 1 is admissible (L = 1)
+    assert L.state()["t"] == 1
+
+
+def _algorithm_2_box(X, G, alpha):
+    """Seed 002 Algorithm 2, the box line by line with numpy's pinv: S ← S + xxᵀ, η = exp((hᵀS†h − Γ)/(2α))/α,
+    w = ηS†h, ŷ = wᵀx, h ← h − g x, Γ ← Γ + g²xᵀS†x. ``G`` holds a callable g(ŷ) per round."""
+    d = X.shape[1]
+    S, h, Gamma = np.zeros((d, d)), np.zeros(d), 0.0
+    out = []
+    for x, g_of in zip(X, G):
+        S = S + np.outer(x, x)
+        Sp = np.linalg.pinv(S, rcond=1e-10, hermitian=True)
+        eta = np.exp((h @ Sp @ h - Gamma) / (2 * alpha)) / alpha
+        w = eta * Sp @ h
+        yhat = w @ x
+        g = g_of(yhat)
+        out.append((yhat, w, eta))
+        h = h - g * x
+        Gamma = Gamma + g * g * (x @ Sp @ x)
+    return out, S, h, Gamma
+
+
+@pytest.mark.parametrize("feed", ["logistic", "gradient"])
+def test_algorithm_2_matches_its_box_step_size_and_gamma_included(feed):
+    """Values, not only invariance: ŷ_t, w_t, η_t and Γ_t of the box (α = 1.3, S rank-deficient for 5 rounds)."""
+    d, alpha = 3, 1.3
+    X, _ = ball_stream(30, d, 2.0, seed=9)
+    X[:5, 2] = 0.0
+    Y, Gs = _labels_and_grads(30, 10)
+    if feed == "logistic":
+        G = [lambda yh, y=y: -y / (1 + np.exp(y * yh)) for y in Y]
+    else:
+        G = [lambda yh, g=g: g for g in Gs]
+    want, S, h, Gamma = _algorithm_2_box(X, G, alpha)
+    L = alg.ScaleInvariantFull(d, alpha=alpha)
+    etas = []
+    for t, (x, y, g) in enumerate(zip(X, Y, Gs)):
+        yhat = L.predict(x)
+        assert yhat == pytest.approx(want[t][0], rel=1e-8, abs=1e-12), t
+        np.testing.assert_allclose(L.state()["w"], want[t][1], rtol=1e-8, atol=1e-12, err_msg=str(t))
+        L.update(x, y) if feed == "logistic" else L.update_gradient(x, g)
+        etas.append(want[t][2])
+    s = L.state()
+    assert s["Gamma"] == pytest.approx(Gamma, rel=1e-9) and Gamma > 0
+    np.testing.assert_allclose(s["h"], h, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(s["S"], S, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(s["S_pinv"], np.linalg.pinv(S, rcond=1e-10, hermitian=True), rtol=1e-8)
+    assert s["t"] == 30 and s["alpha"] == alpha
+    assert max(etas) / min(etas) > 1.5  # the step size η_t moves: the test sees its formula
+
+
+@pytest.mark.parametrize("cls, which", [(alg.ScaleInvariantCoordinatewise, "Algorithm 1"),
+                                        (alg.ScaleInvariantFull, "Algorithm 2")])
+def test_a_prediction_beyond_the_float_range_raises_overflow_naming_the_algorithm(cls, which):
+    """g_t = −1 on a fixed x: h_t = t x and the exponent of η grows like t/(2α); both boxes overflow float64
+    after about 2α·709 rounds, and must say so instead of returning inf."""
+    L = cls(2, alpha=1.2)
+    x = np.array([0.6, -0.8])
+    with pytest.raises(OverflowError, match=rf"^{which} "):
+        for _ in range(4000):
+            L.update_gradient(x, -1.0)
+    assert 1000 < L.state()["t"] < 4000
+
+
+def test_gradient_feed_enforces_the_input_bound_r():
+    for cls in (alg.ScaleInvariantCoordinatewise, alg.ScaleInvariantFull):
+        L = cls(2, R=1.0)
+        with pytest.raises(ValueError, match=r"\bx\b"):
+            L.update_gradient([0.9, 0.9], 0.5)
+        with pytest.raises(ValueError, match=r"\bx\b"):
+            L.update([0.9, 0.9], 1.0)

@@ -57,7 +57,7 @@ def test_alternative_normalisations_are_not_scale_invariant(ctx):
 
 def test_algorithm_1_predictions_are_invariant_under_coordinate_rescaling(ctx):
     out = c2s.claim_5(ctx)
-    assert out.status == "proved"
+    assert out.status == "verified" and out.evidence["cited"]  # the induction over rounds is prose, not certified
     assert out.evidence["max_relative_prediction_difference_float64"] < 1e-9
 
 

@@ -1,9 +1,8 @@
 """Seed 003 coverage checks: statuses known mathematically (quick budget)."""
-import json
 from fractions import Fraction
 from pathlib import Path
 
-from olr_verify.artefacts import replay
+from olr_verify.artefacts import replay, write
 from olr_verify.checks import coverage_003, coverage_003_coins, coverage_003_lemma5
 from olr_verify.outcome import Context
 
@@ -23,8 +22,7 @@ def test_lemma_3_is_not_refuted_and_its_exact_links_are_proved(tmp_path):
 def test_figure_2_probabilities_go_negative_on_the_printed_domain_and_replay(tmp_path):
     out = coverage_003.figure_2(_ctx(tmp_path))
     assert out.status == "refuted"
-    path = tmp_path / "cex.json"
-    path.write_text(json.dumps(out.counterexample))
+    path = write(out.counterexample, tmp_path / "cx", "003:figure-2")
     assert replay(path)[0]
 
 

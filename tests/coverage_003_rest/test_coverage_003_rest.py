@@ -18,7 +18,7 @@ def test_printed_equation_16_is_refuted_with_a_replayable_artefact(tmp_path):
     out = equation_16(_ctx())
     assert out.status == "refuted"
     p = tmp_path / "a.json"
-    p.write_text(json.dumps(out.counterexample))
+    p.write_text(json.dumps({"claim": "003:equation-16", **out.counterexample}))  # replays are bound to a claim
     ok, _ = replay(p)
     assert ok
 

@@ -30,9 +30,29 @@ def test_predict_proba_one_has_no_side_effect_and_sums_to_one():
     assert model.predict_proba_one(x)[True] > first[True]
 
 
-def test_bad_scale_and_missing_features_raise_value_errors():
+def test_bad_scale_and_unknown_features_raise_value_errors_and_missing_features_are_zero():
     with pytest.raises(ValueError, match="scale"):
         RiverClassifier(AIOLI(d=1, B=1.0, R=1.0), scale=0.0)
     model = RiverClassifier(AIOLI(d=2, B=1.0, R=1.0), features=["a", "b"])
     with pytest.raises(ValueError, match="features"):
-        model.predict_proba_one({"a": 1.0})
+        model.predict_proba_one({"a": 1.0, "c": 2.0})
+    model.learn_one({"a": 0.5, "b": 0.2}, True)
+    assert model.predict_proba_one({"a": 0.5}) == model.predict_proba_one({"a": 0.5, "b": 0.0})
+
+
+def test_clone_is_fresh_and_the_template_learner_is_never_trained():
+    template = AIOLI(d=2, B=1.0, R=1.0)
+    model = RiverClassifier(template, features=["a", "b"])
+    for _ in range(5):
+        model.learn_one({"a": 0.6, "b": 0.1}, True)
+    assert template.t == 0
+    fresh = model.clone()
+    assert fresh.predict_proba_one({"a": 0.6, "b": 0.1})[True] == pytest.approx(0.5)
+    assert model.predict_proba_one({"a": 0.6, "b": 0.1})[True] > 0.55
+
+
+def test_the_adapter_passes_rivers_estimator_checks_with_its_unit_test_params():
+    from river.checks import check_estimator
+
+    for params in RiverClassifier._unit_test_params():
+        check_estimator(RiverClassifier(**params))

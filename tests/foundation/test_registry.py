@@ -74,10 +74,16 @@ def test_select_by_glob_and_by_parent_id():
     assert all(c.kind == "lemma" for c in registry.select(kind="lemma"))
 
 
-@pytest.mark.parametrize("bad", ["000:lemma5", "5:lemma-5", "000:lemmas-5", "000:Lemma-5", "006:lemma-1"])
+@pytest.mark.parametrize("bad", ["000:lemma5", "000:lemmas-5", "000:Lemma-5", "Demo:lemma-1", "-x:lemma-1",
+                                 "_x:lemma-1", "de mo:lemma-1", "demo:wish-1", ":lemma-1"])
 def test_malformed_ids_are_rejected(bad):
     with pytest.raises(ValueError, match="claim id"):
         registry.validate_id(bad)
+
+
+@pytest.mark.parametrize("good", ["006:lemma-1", "demo:theorem-6", "my-paper_2:lemma-a.1/case-0"])
+def test_any_paper_key_is_a_valid_id(good):
+    registry.validate_id(good)  # a paper folder's key (CONTRACT: [a-z0-9][a-z0-9_-]*)
 
 
 def test_toml_files_parse_and_extra_files_declare_no_paper():

@@ -43,3 +43,30 @@ def test_source_caveats_and_missing_checks_are_visible():
     text = report.render(_results())
     assert "> **Source caveat.** formulas lost" in text
     assert "none — no check yet" in text
+
+
+def test_summary_table_counts_defect_classes_and_warns_of_an_unclassified_refutation():
+    text = report.render(_results())
+    assert "| 000 | AIOLI | 1 | 1 | 0 | 0 | 0 | 2 | 0 | 0 | 0 | 0 |" in text
+    assert "**Warning:** 1 refuted claim(s) without a defect class: `000:lemma-8`." in text
+    results = _results()
+    results["claims"][1].update(defect="slip", defect_reason="a dropped factor")
+    text = report.render(results)
+    assert "| 000 | AIOLI | 1 | 1 | 0 | 0 | 0 | 2 | 0 | 1 | 0 | 0 |" in text
+    assert "Warning" not in text
+    assert "- **defect:** slip — a dropped factor" in text
+    assert "- `000:lemma-8` (t) — **slip**;" in text
+
+
+def test_a_parent_over_a_false_printed_step_says_both_in_its_row_and_details():
+    results = _results()
+    results["claims"][0]["refuted_parts"] = ["000:lemma-5/step-2"]
+    text = report.render(results)
+    assert "| ✅ proved — printed proof step `000:lemma-5/step-2` false |" in text
+    assert "#### `000:lemma-5` — t: ✅ proved — printed proof step `000:lemma-5/step-2` false" in text
+
+
+def test_the_errata_section_comes_before_the_details():
+    text = report.render(_results())
+    assert text.index("## Errata") < text.index("## 000 — AIOLI")
+    assert "### Errata — 000: AIOLI" in text

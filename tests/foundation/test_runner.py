@@ -14,7 +14,8 @@ def _claim(cid: str) -> registry.Claim:
 
 
 def _proved(ctx):
-    return Outcome("proved", "exact", {"boxes": 3})
+    cert = {"format": "olr-verify-certificate/1", "claim": None, "kind": "exact", "relations": ["2**10 >= 1000"]}
+    return Outcome("proved", "exact", {"boxes": 3}, certificate=cert)  # kernel-checkable, so it stays proved
 
 
 def _raises(ctx):
@@ -62,14 +63,15 @@ def test_a_failing_check_is_an_error_and_the_others_still_run(fake_checks, tmp_p
     assert records["000:claim-906"]["evidence"] == {"reason": "no check yet"}
 
 
-def test_refuted_results_link_a_replayable_artefact(fake_checks, tmp_path):
+def test_refuted_results_link_a_replayable_artefact(fake_checks, tmp_path, monkeypatch):
     claims = fake_checks[4:5]
     records = runner.run_checks(claims, Context(out_dir=tmp_path), jobs=1, time_limit=10, progress=False)
     results = runner.assemble(claims, records, tmp_path, 1.0)
     path = results["claims"][0]["counterexample"]
     assert path == "counterexamples/000_claim-905.json"
+    monkeypatch.setattr(registry, "claims", lambda: tuple(claims))  # a replay is bound to the registry
     confirmed, details = artefacts.replay(tmp_path / path)
-    assert confirmed and details == {"x": "-1"}
+    assert confirmed and details["x"] == "-1" and details["checked"]
 
 
 def test_outcome_refuses_refuted_without_a_counterexample_and_unknown_statuses():
@@ -120,6 +122,7 @@ def test_run_writes_results_json_with_the_contract_schema(tmp_path, monkeypatch)
         assert c["counterexample"] is None or (tmp_path / c["counterexample"]).exists()
     by_id = {c["id"]: c for c in data["claims"]}
     assert by_id["000:claim-1/a"]["status"] == "proved"
+    assert (tmp_path / by_id["000:claim-1/a"]["certificate"]).is_file()  # certificates/000_claim-1__a.json
     assert (tmp_path / "REPORT.md").read_text().startswith("# olr_verify report")
 
 

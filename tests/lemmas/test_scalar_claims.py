@@ -37,7 +37,8 @@ def test_000_lemma_5_steps_1_3_4_are_exact_identities(ctx):
 def test_000_equation_27_and_the_printed_derivative_of_h_are_exact_identities(ctx):
     assert scalar_000.equation_27(ctx).status == "proved"
     assert scalar_000.lemma_8_derivative(ctx).status == "proved"
-    assert scalar_000.lemma_8_symmetry_convexity(ctx).status == "proved"
+    out = scalar_000.lemma_8_symmetry_convexity(ctx)  # the sign argument and the limit are prose: cited
+    assert out.status == "verified" and out.evidence["cited"]
 
 
 def test_000_lemma_8_derivative_at_0_is_refuted_because_the_denominator_is_missing(ctx, tmp_path):
@@ -104,7 +105,8 @@ def test_002_lemma_a1_note_smallest_brackets_alpha0_below_nine_eighths(ctx):
 
 def test_002_lemma_a1_with_alpha0_one_is_refuted(ctx, tmp_path):
     out = inequality("x + exp(-x) <= exp(x**2/2)", {"x": ("-3", "3")}, ctx)
-    assert out.status == "refuted" and _replays(out, tmp_path, "002:lemma-a.1")
+    # a variant (alpha0 = 1), not a registry statement: `olr-verify replay` would refuse to bind it
+    assert out.status == "refuted" and artefacts.recheck(out.counterexample)[0]
 
 
 # --- seed 003 ---------------------------------------------------------------------------------
@@ -134,17 +136,22 @@ def test_004_claim_2_bound_one_quarter_is_tight(ctx):
 # --- the deciders themselves ------------------------------------------------------------------
 def test_a_wrong_derivative_is_refuted_by_the_identity_decider(ctx, tmp_path):
     out = identity(parse("exp(x)/(1+exp(x))"), parse("exp(x)/(1+exp(x))**2"), {"x": ("-3", "3")}, ctx)
-    assert out.status == "refuted" and _replays(out, tmp_path, "000:claim-3")
+    # a deliberately false variant, not a registry statement: re-checked without the registry binding
+    assert out.status == "refuted" and artefacts.recheck(out.counterexample)[0]
+    assert not _replays(out, tmp_path, "000:claim-3")  # `olr-verify replay` refuses it under a claim's id
 
 
 def test_a_sign_flipped_inequality_is_refuted(ctx, tmp_path):
     out = inequality("(2-x)*exp(x) >= 2+x", {"x": ("0", "oo")}, ctx)
-    assert out.status == "refuted" and _replays(out, tmp_path, "000:claim-1/b")
+    assert out.status == "refuted" and artefacts.recheck(out.counterexample)[0]
+    assert not _replays(out, tmp_path, "000:claim-1/b")  # not the statement of 000:claim-1/b
 
 
 def test_001_logistic_self_concordance_constants_are_proved_and_the_d_dim_form_only_verified(ctx):
     from olr_verify.checks import multiclass_scalar
 
-    assert multiclass_scalar.lemma_6_step_1_binary_scalar(ctx).status == "proved"
+    # true; "verified" until the kernel can re-check the vanishing tails of |f'''| <= f'' (issue 13)
+    assert multiclass_scalar.lemma_6_step_1_binary_scalar(ctx).status in TRUE
     out = multiclass_scalar.lemma_6_step_1_binary(ctx)
-    assert out.status == "verified" and "why verified" in out.evidence
+    links_verified = any(link["status"] == "verified" for link in out.evidence["links"].values())
+    assert out.status == "verified" and ("why verified" in out.evidence or links_verified)

@@ -109,11 +109,74 @@ def test_huge_margins_give_finite_scores_and_no_warnings():
 
 
 @pytest.mark.parametrize("kwargs,name", [({"lam": 0}, "lam"), ({"beta": -1}, "beta"), ({"mu": 0.7}, "mu"),
-                                         ({"method": "exact"}, "method"), ({"K": 1}, "K"), ({"m": 0}, "m")])
+                                         ({"mu": 0.5 + 1e-12}, "mu"), ({"method": "exact"}, "method"), ({"K": 1}, "K"),
+                                         ({"m": 0}, "m"), ({"d": 0}, "d"), ({"alpha": 0.0}, "alpha"),
+                                         ({"R": -1.0}, "R"), ({"tol": 0.0}, "tol")])
 def test_bad_parameters_raise_value_error_naming_the_argument(kwargs, name):
     args = {"d": 2, "K": 3, "lam": 1.0, "beta": 1.0} | kwargs
-    with pytest.raises(ValueError, match=name):
+    with pytest.raises(ValueError, match=rf"\b{name}\b"):
         GAF(**args)
+
+
+def test_smallest_admissible_parameters_are_accepted():
+    g = GAF(1, 2, lam=1.0, beta=1.0, mu=0.5, m=1, method="mc")
+    assert g.d == 1 and g.m == 1 and g.mu == 0.5 and g.history is None and g.last_bound == 0.0
+
+
+def _phi(x, K):
+    """Φ(x) ∈ ℝ^{(K d) × K}: column k carries x in block k (θ = W.ravel(), class-major)."""
+    return np.kron(np.eye(K), x.reshape(-1, 1))
+
+
+def test_score_law_is_the_image_of_the_gaussian_posterior_with_alpha_not_one():
+    """ω = θᵀΦ(x) under P̃_t = N(θ_{t+1}, A_t⁻¹/(2α)) (App. B): mean W x, covariance ΦᵀA_t⁻¹Φ/(2α), from the state's
+    A by a fresh inverse; and for K = 2 the prediction is log p̂ of that law by an independent 1-D quadrature."""
+    K, d, alpha = 2, 3, 0.6
+    X, Y = _seq(12, d, K, seed=21)
+    g = GAF(d, K, lam=0.4, beta=0.5, alpha=alpha)
+    g.run(X[:10], Y[:10])
+    x = X[10]
+    mean, cov = g.score_law(x)
+    st = g.state()
+    Phi = _phi(x, K)
+    want = Phi.T @ np.linalg.inv(st["A"]) @ Phi / (2 * alpha)
+    np.testing.assert_allclose(mean, st["theta"] @ x, rtol=1e-13)
+    np.testing.assert_allclose(cov, want, rtol=1e-10)
+    assert abs(cov[0, 1]) > 1e-3 * cov[0, 0]
+    p1 = _p_hat_1d(st["theta"] @ x, want)
+    assert math.exp(g.predict(x)[1]) == pytest.approx(p1, abs=1e-9)
+
+
+def test_a_zero_input_leaves_theta_a_b_unchanged_and_is_recorded():
+    g = GAF(2, 3, 0.5, 0.5, method="mc", m=5, keep_history=True)
+    g.run(np.array([[0.6, 0.8], [1.0, 0.0]]), [0, 2])
+    before = g.state()
+    g.update(np.zeros(2), 1)
+    after = g.state()
+    for k in ("theta", "A", "A_inv", "b"):
+        np.testing.assert_array_equal(before[k], after[k], err_msg=k)
+    assert after["t"] == 3 and len(g.history) == 3
+    np.testing.assert_array_equal(g.history[-1], before["theta"])
+
+
+def test_corollary_2_parameters_with_r_not_one():
+    from algorithms.gaf import corollary2_parameters
+
+    p = corollary2_parameters(d=3, K=4, B=2.0, R=1.5)
+    assert p["lam"] == pytest.approx(32 * 3 * 4 * 1.5 ** 2, rel=1e-15)
+    assert p["beta"] == pytest.approx(1 / (math.log(4) / 2 + 2.0 * 1.5 + 1), rel=1e-15)
+    assert p["alpha"] == 1.0
+
+
+@pytest.mark.parametrize("h", [0.4, 1.0, 2.0, 3.5])
+def test_trapezoid_mass_bounds_the_rule_mass_tightly(h):
+    """h Σ_k φ(kh) = 1 + 2Σ_{m≥1} e^{−2π²m²/h²} (Poisson) ≤ 1 + 2q/(1−q), q = e^{−2π²/h²}: an upper bound within q²."""
+    from algorithms.gaf import _trapezoid_mass
+
+    k = np.arange(-400, 401)
+    direct = float(h * np.sum(np.exp(-(k * h) ** 2 / 2)) / math.sqrt(2 * math.pi))
+    q = math.exp(-2 * math.pi ** 2 / h ** 2)
+    assert direct - 1e-14 <= _trapezoid_mass(h) <= direct + 3 * q * q + 1e-14  # 1e-14: rounding of the sum
 
 
 def test_bad_inputs_raise_value_error_naming_the_argument():
@@ -134,8 +197,10 @@ def test_copy_is_independent_and_same_seed_gives_same_output():
     b = a.copy()
     Sa, Sb = a.run(X[6:], Y[6:]), b.run(X[6:], Y[6:])
     assert np.array_equal(Sa, Sb)
-    assert GAF(2, 3, 1.0, 1.0, method="mc", m=30, seed=4).run(X, Y)[0].tolist() != \
-        GAF(2, 3, 1.0, 1.0, method="mc", m=30, seed=3).run(X, Y)[1].tolist()
+    S3 = GAF(2, 3, 1.0, 1.0, method="mc", m=30, seed=3).run(X, Y)
+    np.testing.assert_array_equal(S3, GAF(2, 3, 1.0, 1.0, method="mc", m=30, seed=3).run(X, Y))
+    S4 = GAF(2, 3, 1.0, 1.0, method="mc", m=30, seed=4).run(X, Y)
+    assert np.all(np.any(S3 != S4, axis=1))  # same data, same round, another seed: other draws at every round
 
 
 def test_monte_carlo_cumulative_loss_approaches_exact_gaf_as_m_grows():
@@ -144,3 +209,13 @@ def test_monte_carlo_cumulative_loss_approaches_exact_gaf_as_m_grows():
     gaps = [abs(losses(GAF(3, 3, 0.5, 0.5, method="mc", m=m, seed=2).run(X, Y), Y).sum() - exact)
             for m in (10, 10_000)]
     assert gaps[1] < gaps[0] and gaps[1] < 0.05
+
+
+def test_extend_keeps_a_inverse_the_inverse_of_a_with_lambda_not_one():
+    X, Y = _seq(6, 2, 3, seed=23)
+    g = GAF(2, 3, lam=0.4, beta=0.5, method="mc", m=5)
+    g.run(X, Y)
+    g.extend(1)
+    st = g.state()
+    assert st["A"].shape == (9, 9)
+    np.testing.assert_allclose(st["A_inv"] @ st["A"], np.eye(9), atol=1e-12)

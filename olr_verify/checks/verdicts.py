@@ -1,0 +1,86 @@
+"""Small verdict helpers shared by the check modules, so that no check can pass without looking.
+
+- :func:`on_printed_domain` -- a proof over less than the printed domain is not ``proved``: it becomes
+  ``verified`` with ``evidence.proved_on`` (what the certificate covers) and ``evidence.printed_domain``
+  (shared/CONTRACT.md: "A proof that covers less than the printed domain is not `proved`").
+- :func:`not_a_certificate` -- a ``proved`` that rests on a prose argument, a cited result or sympy's
+  ``limit`` is at most ``verified``; the evidence names the link that is ``cited``.
+- :func:`matrix_identity` -- an exact matrix identity decided entry by entry by
+  :func:`olr_verify.checks.scalar_common.identity`, so that a false identity is refuted with a replayable
+  point instead of a typed-in ``0 == 1``.
+- :func:`round_by_round` -- the differential verdict: each round against its own tolerance.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from olr_verify.outcome import Context, Outcome
+
+
+def on_printed_domain(outcome: Outcome, proved_on: str, printed: str) -> Outcome:
+    """``outcome`` with ``proved`` turned into ``verified`` because the proof covers only ``proved_on``.
+
+    Any other status is kept; the evidence always records both domains so the reader sees the gap.
+    """
+    if not proved_on or not printed:
+        raise ValueError("proved_on and printed must both describe a domain")
+    evidence = {**outcome.evidence, "proved_on": proved_on, "printed_domain": printed}
+    if outcome.status != "proved":
+        return Outcome(outcome.status, outcome.method, evidence, outcome.counterexample)
+    evidence["not_proved_because"] = "the certificate covers proved_on only, a strict part of the printed domain"
+    return Outcome("verified", outcome.method + f" (proved on {proved_on} only)", evidence)
+
+
+def not_a_certificate(outcome: Outcome, cited: str) -> Outcome:
+    """``outcome`` capped at ``verified``: one link (``cited``) is a prose argument, a citation or a limit."""
+    if not cited:
+        raise ValueError("cited must name the link that is not machine-checked")
+    evidence = {**outcome.evidence, "cited": cited}
+    if outcome.status != "proved":
+        return Outcome(outcome.status, outcome.method, evidence, outcome.counterexample)
+    return Outcome("verified", outcome.method + " (one link cited, not certified)", evidence)
+
+
+def matrix_identity(lhs, rhs, domain: dict[str, tuple[str, str]], ctx: Context, what: str) -> Outcome:
+    """Decide the sympy matrix identity ``lhs == rhs`` entry by entry (exact, else 50-digit sampling)."""
+    from olr_verify.checks.scalar_common import combine, identity
+
+    if lhs.shape != rhs.shape:
+        raise ValueError(f"lhs has shape {lhs.shape}, rhs has shape {rhs.shape}")
+    parts = [(f"entry ({i},{j})", identity(lhs[i, j], rhs[i, j], domain, ctx, what=f"{what}, entry ({i},{j})"))
+             for i in range(lhs.rows) for j in range(lhs.cols)]
+    return combine(parts, method=f"exact identity, entry by entry: {what}")
+
+
+def round_by_round(devs: Iterable[float], tols: Iterable[float]) -> dict[str, Any]:
+    """Summary of a differential comparison in which round t passes iff ``devs[t] <= tols[t]``.
+
+    ``excess`` is the largest ``dev_t - tol_t`` (> 0 means some round failed its own tolerance), ``round``
+    its 1-based index, and ``tolerance``/``deviation_at_worst`` the values at that round; ``deviation`` is
+    the largest deviation over all rounds (for the reader; the verdict uses ``excess``).
+    """
+    devs, tols = [float(v) for v in devs], [float(v) for v in tols]
+    if len(devs) != len(tols) or not devs:
+        raise ValueError(f"devs ({len(devs)}) and tols ({len(tols)}) must be non-empty and of equal length")
+    excess = [d - t if d == d and t == t else float("inf") for d, t in zip(devs, tols)]  # NaN fails
+    k = max(range(len(excess)), key=excess.__getitem__)
+    return {"deviation": max(devs), "excess": excess[k], "round": k + 1, "tolerance": tols[k],
+            "deviation_at_worst": devs[k], "rounds_failed": sum(e > 0 for e in excess)}
+
+
+def detection_power(observed: float, bound: float, what: str) -> dict[str, Any]:
+    """What a "observed <= bound" sampling check could have detected, for the evidence of a loose bound.
+
+    A check passes whenever ``observed <= bound``; if ``observed`` is far below ``bound`` it could not have
+    noticed a constant that is too large by any factor up to ``bound / observed``: that factor is stated.
+    """
+    if not bound > 0:
+        raise ValueError(f"bound must be positive, got {bound}")
+    ratio = observed / bound
+    factor = bound / observed if observed > 0 else float("inf")
+    return {"observed_over_bound": ratio,
+            "undetectable_factor": factor,
+            "what_it_could_detect": (f"{what}: the observed value is {ratio:.3g} of the bound, so the check passes for "
+                                     f"any bound down to {1 / factor if factor != float('inf') else 0:.3g} of the "
+                                     f"printed one; it tests that the bound is not violated, not its constant "
+                                     f"(a printed constant too large by a factor up to {factor:.3g} goes unseen)")}

@@ -1,0 +1,405 @@
+"""The one safe reader of expressions and relations written as text.
+
+Every string that reaches sympy from a user, a claim TOML file or a shared artefact goes through
+:func:`parse_expr` or :func:`parse_relation`. The text is parsed by Python's :mod:`ast` (mode
+``eval``, nothing is executed) and the tree is walked against a whitelist; sympy objects are then
+built directly. ``eval``, ``sympy.sympify`` and ``sympy.parse_expr`` are never called on the text.
+
+Accepted
+--------
+- numbers: integers and decimals, read exactly (``0.5619`` is ``5619/10000``, ``1e-3`` is
+  ``1/1000``); at most :data:`MAX_DIGITS` digits and a decimal exponent of at most
+  :data:`MAX_DECIMAL_EXPONENT` in absolute value;
+- names: with ``names=None`` any identifier not starting with ``_`` is a real symbol; otherwise the
+  given names only. The constants ``pi``, ``E`` and ``oo`` are always known (``I`` is not);
+- ``+ - * / **`` (``^`` is read as ``**``, as sympy does), unary ``+``/``-``, parentheses;
+- one comparison ``<=``, ``<``, ``>=`` or ``>`` (only in :func:`parse_relation` and in the
+  conditions of ``Piecewise``);
+- calls of the functions in :data:`FUNCTIONS` (``Piecewise((expr, cond), ..., (expr, True))``,
+  ``diff(expr, x[, order])``).
+
+Caps (so that reading cannot hang or exhaust memory): text length :data:`MAX_LENGTH`, nesting
+depth :data:`MAX_DEPTH`, a numeric exponent of at most :data:`MAX_POWER` in absolute value, and a
+number built from literals of at most :data:`MAX_BITS` bits.
+
+Every failure raises :class:`ExprError` (a ``ValueError``) with a one-line message.
+
+>>> parse_relation("x + exp(-x) <= exp(9*x**2/16)")
+x + exp(-x) <= exp(9*x**2/16)
+>>> parse_expr("0.25*a", names=["a"])
+a/4
+>>> parse_expr("x.__class__")
+Traceback (most recent call last):
+...
+olr_verify.expr.ExprError: attribute is not allowed in an expression ('x.__class__')
+"""
+from __future__ import annotations
+
+import ast
+import math
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any, Callable
+
+import sympy as sp
+
+__all__ = ["ExprError", "FUNCTIONS", "parse_expr", "parse_relation", "parse_any", "exact_number", "exact_rational"]
+
+MAX_LENGTH = 20_000
+MAX_DEPTH = 60
+MAX_DIGITS = 400
+MAX_DECIMAL_EXPONENT = 400
+MAX_POWER = 10_000
+MAX_BITS = 100_000
+MAX_DIFF_ORDER = 4  # total order of the diff() calls of one expression (each costs a symbolic derivative)
+MAX_SYMBOLIC_POWER = 64  # an integer power of a non-numeric base (expand would blow up beyond)
+MAX_ARGS = 12  # arguments of one call (Max/Min of many arguments are slow to build)
+
+
+class ExprError(ValueError):
+    """Text that is not an accepted expression; the message is one line."""
+
+
+def _log(*args):
+    if len(args) not in (1, 2):
+        raise ExprError(f"log takes 1 or 2 arguments, got {len(args)}")
+    if len(args) == 2 and args[1].is_number and not (args[1].is_positive and args[1] != 1):
+        raise ExprError(f"log base must be a positive number other than 1, got {_short(args[1])}")
+    return sp.log(*args)
+
+
+def _exp(arg):
+    # exp(log(u)) would evaluate to u and lose the condition u > 0: keep it as written
+    return sp.exp(arg, evaluate=not arg.has(sp.log))
+
+
+def _special(name: str) -> Callable[..., sp.Expr]:
+    def build(*args):
+        from olr_verify.prover import special
+
+        return getattr(special, name)(*args)
+
+    build.__name__ = name
+    return build
+
+
+def _cfunction(name: str) -> Callable[..., sp.Expr]:
+    def build(*args):
+        from sympy.codegen import cfunctions
+
+        return getattr(cfunctions, name)(*args)
+
+    build.__name__ = name
+    return build
+
+
+#: The functions that may be called, with the sympy object each name builds.
+FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "exp": _exp, "log": _log, "ln": _log, "log1p": _cfunction("log1p"), "expm1": _cfunction("expm1"),
+    "sqrt": sp.sqrt, "cbrt": sp.cbrt, "Abs": sp.Abs, "sign": sp.sign, "Max": sp.Max, "Min": sp.Min,
+    "floor": sp.floor, "ceiling": sp.ceiling,
+    "sin": sp.sin, "cos": sp.cos, "tan": sp.tan, "asin": sp.asin, "acos": sp.acos, "atan": sp.atan,
+    "sinh": sp.sinh, "cosh": sp.cosh, "tanh": sp.tanh, "asinh": sp.asinh, "acosh": sp.acosh,
+    "atanh": sp.atanh, "erf": sp.erf, "erfc": sp.erfc,
+    "Sigmoid": _special("Sigmoid"), "Softplus": _special("Softplus"), "Exprel": _special("Exprel"),
+    "Piecewise": None,  # built by _piecewise
+    "diff": None,  # built by _diff
+}
+
+CONSTANTS: dict[str, sp.Expr] = {"pi": sp.pi, "E": sp.E, "oo": sp.oo}
+#: Names that sympy would read as something else than a real variable; refused unless declared.
+RESERVED = frozenset({"I", "zoo", "nan"})
+
+_RELATIONS = {ast.LtE: sp.LessThan, ast.Lt: sp.StrictLessThan, ast.GtE: sp.GreaterThan,
+              ast.Gt: sp.StrictGreaterThan}
+_BINARY = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+           ast.Div: lambda a, b: a / b}
+_NUMBER = re.compile(r"(?P<int>\d*)(?:\.(?P<frac>\d*))?(?:[eE](?P<exp>[+-]?\d+))?")
+
+
+def _short(text: str, limit: int = 60) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def exact_number(literal: str) -> sp.Rational:
+    """The exact rational written by a decimal literal (``"1.5e-3"`` -> ``3/2000``), size-capped.
+
+    >>> exact_number("0.5619")
+    5619/10000
+    >>> exact_number("1e999999999")
+    Traceback (most recent call last):
+    ...
+    olr_verify.expr.ExprError: number 1e999999999 has an exponent beyond 400
+    """
+    text = literal.replace("_", "")
+    m = _NUMBER.fullmatch(text)
+    if not m or not (m.group("int") or m.group("frac")):
+        raise ExprError(f"not a number: {_short(literal)!r}")
+    digits = (m.group("int") or "") + (m.group("frac") or "")
+    if len(digits) > MAX_DIGITS:
+        raise ExprError(f"number {_short(literal)} has more than {MAX_DIGITS} digits")
+    exp_text = m.group("exp") or "0"
+    if len(exp_text.lstrip("+-")) > 6 or abs(int(exp_text)) > MAX_DECIMAL_EXPONENT:
+        raise ExprError(f"number {_short(literal)} has an exponent beyond {MAX_DECIMAL_EXPONENT}")
+    shift = int(exp_text) - len(m.group("frac") or "")
+    value = sp.Integer(int(digits or "0"))
+    return value * sp.Integer(10) ** shift if shift >= 0 else value / sp.Integer(10) ** (-shift)
+
+
+def exact_rational(text: object) -> "Fraction":
+    """A :class:`fractions.Fraction` from ``"p/q"``, ``"-0.25"``, ``"1e-3"`` or an int (size-capped).
+
+    >>> exact_rational("-3/5")
+    Fraction(-3, 5)
+    """
+    from fractions import Fraction
+
+    if isinstance(text, bool) or not isinstance(text, (str, int)):
+        raise ExprError(f"expected an exact number as a string, got {type(text).__name__}")
+    value = parse_expr(str(text), names={})
+    if not value.is_Rational:
+        raise ExprError(f"not a rational number: {_short(str(text))!r}")
+    return Fraction(int(value.p), int(value.q))
+
+
+def _bits(q: sp.Rational) -> int:
+    return max(int(abs(q.p)).bit_length(), int(q.q).bit_length(), 1)
+
+
+def _power(base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
+    if exponent.is_Number:
+        if not base.is_number and exponent.is_Rational and abs(exponent) > MAX_SYMBOLIC_POWER:
+            raise ExprError(f"exponent {_short(exponent)} of a non-numeric base is beyond {MAX_SYMBOLIC_POWER}")
+        if exponent.is_Rational and abs(exponent) > MAX_POWER:
+            raise ExprError(f"exponent {_short(exponent)} is beyond {MAX_POWER} in absolute value")
+        if base.is_Rational and exponent.is_Rational:
+            if _bits(base) * math.ceil(abs(exponent)) > MAX_BITS:
+                raise ExprError(f"{_short(base)}**{_short(exponent)} has more than {MAX_BITS} bits")
+        if isinstance(base, sp.Pow) and not base.exp.is_integer and exponent.is_integer and exponent.is_even:
+            return sp.Pow(base, exponent, evaluate=False)  # sqrt(u)**2 would become u and lose u >= 0
+    elif exponent.is_number and base.is_number and exponent.has(sp.oo, -sp.oo, sp.zoo):
+        raise ExprError("an infinite exponent is not allowed")
+    return sp.Pow(base, exponent)
+
+
+class _Reader:
+    """One walk over the tree of ``text``; see the module docstring for what is accepted."""
+
+    def __init__(self, text: str, names: Mapping[str, sp.Basic] | None, real: bool):
+        self.text = text
+        self.names = names
+        self.real = real
+        self.used: set[str] = set()  # names read so far (an infinity must come from the name oo)
+        self.diff_order = 0  # total order of the diff() calls read so far
+
+    # ---------------------------------------------------------------- entry
+    def read(self) -> sp.Basic:
+        # "^" means "**" (as in sympy); replaced before parsing so that it binds like "**"
+        self.source = self.text.strip().replace("^", "**")
+        if not self.source.isascii():
+            bad = next(c for c in self.source if not c.isascii())
+            raise ExprError(f"non-ASCII character {bad!r} (U+{ord(bad):04X}) in {_short(self.text)!r}: "
+                            "look-alike letters are refused, write names in ASCII")
+        try:
+            tree = ast.parse(self.source, mode="eval")
+        except SyntaxError as exc:
+            raise ExprError(f"syntax error in {_short(self.text)!r}: {exc.msg}") from None
+        except (ValueError, MemoryError, RecursionError) as exc:
+            raise ExprError(f"cannot read {_short(self.text)!r}: {type(exc).__name__}") from None
+        return self.node(tree.body, 0, top=True)
+
+    # ---------------------------------------------------------------- nodes
+    def node(self, n: ast.AST, depth: int, top: bool = False) -> sp.Basic:
+        if depth > MAX_DEPTH:
+            raise ExprError(f"expression nested deeper than {MAX_DEPTH} levels")
+        if isinstance(n, ast.Constant):
+            return self.constant(n)
+        if isinstance(n, ast.Name):
+            return self.name(n.id)
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.USub, ast.UAdd)):
+            val = self.expr(n.operand, depth + 1)
+            return -val if isinstance(n.op, ast.USub) else val
+        if isinstance(n, ast.BinOp):
+            return self.binary(n, depth)
+        if isinstance(n, ast.Call):
+            return self.call(n, depth)
+        if isinstance(n, ast.Compare):
+            if not top:
+                raise ExprError("a comparison may only appear once, at the top or in a Piecewise condition")
+            return self.compare(n, depth)
+        raise ExprError(f"{type(n).__name__.lower()} is not allowed in an expression "
+                        f"({_short(ast.get_source_segment(self.source, n) or '')!r})")
+
+    def expr(self, n: ast.AST, depth: int) -> sp.Expr:
+        val = self.node(n, depth)
+        if _is_truth(val):
+            raise ExprError(f"a truth value is not a number: {_short(ast.get_source_segment(self.source, n))!r}")
+        return val
+
+    def constant(self, n: ast.Constant) -> sp.Basic:
+        if isinstance(n.value, bool) or n.value is None or not isinstance(n.value, (int, float)):
+            raise ExprError(f"constant {_short(repr(n.value))} is not allowed")
+        return exact_number(ast.get_source_segment(self.source, n) or "")
+
+    def name(self, ident: str) -> sp.Basic:
+        self.used.add(ident)
+        if ident.startswith("_"):
+            raise ExprError(f"name {ident!r} is not allowed (names may not start with '_')")
+        if self.names is not None and ident in self.names:
+            return self.names[ident]
+        if ident in CONSTANTS:
+            return CONSTANTS[ident]
+        if ident in FUNCTIONS:
+            raise ExprError(f"function {ident!r} must be called with arguments")
+        if ident in RESERVED:
+            raise ExprError(f"name {ident!r} is not allowed (complex/undefined values are not supported)")
+        if self.names is None:
+            return sp.Symbol(ident, real=True) if self.real else sp.Symbol(ident)
+        allowed = ", ".join(sorted(self.names)) or "none"
+        raise ExprError(f"unknown name {ident!r} (allowed: {_short(allowed)})")
+
+    def binary(self, n: ast.BinOp, depth: int) -> sp.Expr:
+        if isinstance(n.op, ast.Pow):
+            return self.finite(_power(self.expr(n.left, depth + 1), self.expr(n.right, depth + 1)))
+        if type(n.op) not in _BINARY:
+            raise ExprError(f"operator {type(n.op).__name__} is not allowed (use + - * / **)")
+        # a long sum a + b - c + ... is a left spine of BinOps: walk it without recursion
+        group = (ast.Add, ast.Sub) if isinstance(n.op, (ast.Add, ast.Sub)) else (ast.Mult, ast.Div)
+        chain: list[tuple[type, ast.AST]] = []
+        while isinstance(n, ast.BinOp) and isinstance(n.op, group):
+            chain.append((type(n.op), n.right))
+            n = n.left
+        value = self.expr(n, depth + 1)
+        for op, right in reversed(chain):
+            value = self.finite(_BINARY[op](value, self.expr(right, depth + 1)))
+        return value
+
+    def finite(self, value: sp.Expr) -> sp.Expr:
+        if value.has(sp.zoo, sp.nan):
+            raise ExprError(f"undefined value (division by zero?) in {_short(self.text)!r}")
+        if value.is_Rational and _bits(value) > MAX_BITS:
+            raise ExprError(f"a number of more than {MAX_BITS} bits in {_short(self.text)!r}")
+        if value.has(sp.I) or value.has(sp.AccumBounds):
+            raise ExprError(f"complex or undefined value (e.g. sqrt or log of a negative number) in "
+                            f"{_short(self.text)!r}")
+        if value.has(sp.oo, -sp.oo) and "oo" not in self.used:
+            raise ExprError(f"infinite value from finite arguments in {_short(self.text)!r}")
+        return value
+
+    def call(self, n: ast.Call, depth: int) -> sp.Expr:
+        if not isinstance(n.func, ast.Name):
+            raise ExprError(f"only named functions may be called ({_short(ast.get_source_segment(self.source, n))!r})")
+        fname = n.func.id
+        if fname.startswith("_") or fname not in FUNCTIONS:
+            raise ExprError(f"unknown function {fname!r} (known: {', '.join(sorted(FUNCTIONS))})")
+        if n.keywords:
+            raise ExprError(f"{fname}() takes no keyword arguments")
+        if not n.args or any(isinstance(a, ast.Starred) for a in n.args):
+            raise ExprError(f"{fname}() needs plain arguments")
+        if len(n.args) > MAX_ARGS:
+            raise ExprError(f"{fname}() takes at most {MAX_ARGS} arguments here, got {len(n.args)}")
+        if fname == "Piecewise":
+            return self.piecewise(n.args, depth)
+        if fname == "diff":
+            return self.diff(n.args, depth)
+        args = [self.expr(a, depth + 1) for a in n.args]
+        try:
+            return self.finite(FUNCTIONS[fname](*args))
+        except ExprError:
+            raise
+        except (TypeError, ValueError) as exc:
+            raise ExprError(f"bad arguments to {fname}(): {_short(str(exc))}") from None
+
+    def piecewise(self, args: list[ast.AST], depth: int) -> sp.Expr:
+        pieces = []
+        for a in args:
+            if not (isinstance(a, ast.Tuple) and len(a.elts) == 2):
+                raise ExprError("Piecewise takes (expression, condition) pairs")
+            val = self.expr(a.elts[0], depth + 2)
+            c = a.elts[1]
+            if isinstance(c, ast.Constant) and isinstance(c.value, bool):
+                cond = sp.true if c.value else sp.false
+            elif isinstance(c, ast.Compare):
+                cond = self.compare(c, depth + 2)
+            else:
+                raise ExprError("a Piecewise condition is a comparison, True or False")
+            pieces.append((val, cond))
+        try:
+            return sp.Piecewise(*pieces)
+        except (TypeError, ValueError) as exc:
+            raise ExprError(f"bad Piecewise: {_short(str(exc))}") from None
+
+    def diff(self, args: list[ast.AST], depth: int) -> sp.Expr:
+        if len(args) not in (2, 3):
+            raise ExprError("diff takes (expression, variable[, order])")
+        expr = self.expr(args[0], depth + 1)
+        var = self.expr(args[1], depth + 1)
+        if not isinstance(var, sp.Symbol):
+            raise ExprError("diff: the second argument must be a variable")
+        order = self.expr(args[2], depth + 1) if len(args) == 3 else sp.Integer(1)
+        if not (order.is_Integer and 0 <= order <= MAX_DIFF_ORDER):
+            raise ExprError(f"diff: the order must be an integer in 0..{MAX_DIFF_ORDER}")
+        self.diff_order += int(order)
+        if self.diff_order > MAX_DIFF_ORDER:
+            raise ExprError(f"diff: derivatives of total order beyond {MAX_DIFF_ORDER} in one expression")
+        return sp.diff(expr, var, int(order))
+
+    def compare(self, n: ast.Compare, depth: int) -> sp.Basic:
+        if len(n.ops) != 1:
+            raise ExprError("only one comparison is allowed (no chains such as a <= x <= b)")
+        rel = _RELATIONS.get(type(n.ops[0]))
+        if rel is None:
+            raise ExprError(f"comparison {type(n.ops[0]).__name__} is not allowed (use <=, <, >= or >)")
+        lhs, rhs = self.expr(n.left, depth + 1), self.expr(n.comparators[0], depth + 1)
+        return rel(lhs, rhs, evaluate=False)
+
+
+def _is_truth(value: sp.Basic) -> bool:
+    """A relation or truth value (sympy's Symbol is also a Boolean, so test the kinds)."""
+    from sympy.logic.boolalg import BooleanAtom, BooleanFunction
+
+    return isinstance(value, (sp.core.relational.Relational, BooleanAtom, BooleanFunction))
+
+
+def _namespace(names: Mapping[str, sp.Basic] | Iterable[str] | None, real: bool):
+    if names is None or isinstance(names, Mapping):
+        return names
+    return {str(k): (sp.Symbol(str(k), real=True) if real else sp.Symbol(str(k))) for k in names}
+
+
+def parse_any(text: str, names: Mapping[str, sp.Basic] | Iterable[str] | None = None, *,
+              real: bool = True) -> sp.Basic:
+    """An expression, or a relation when ``text`` holds one top-level comparison.
+
+    ``names``: ``None`` (any identifier is a symbol), an iterable of names (symbols made here) or a
+    mapping name -> sympy object. ``real``: whether symbols made here are declared real.
+    """
+    if not isinstance(text, str):
+        raise ExprError(f"expected a string, got {type(text).__name__}")
+    if len(text) > MAX_LENGTH:
+        raise ExprError(f"expression longer than {MAX_LENGTH} characters")
+    if not text.strip():
+        raise ExprError("empty expression")
+    try:
+        return _Reader(text, _namespace(names, real), real).read()
+    except RecursionError:
+        raise ExprError(f"expression nested too deeply: {_short(text)!r}") from None
+
+
+def parse_expr(text: str, names: Mapping[str, sp.Basic] | Iterable[str] | None = None, *,
+               real: bool = True) -> sp.Expr:
+    """A sympy expression (no comparison) read safely from ``text``."""
+    out = parse_any(text, names, real=real)
+    if _is_truth(out):
+        raise ExprError(f"expected an expression, got a relation: {_short(text)!r}")
+    return out
+
+
+def parse_relation(text: str, names: Mapping[str, sp.Basic] | Iterable[str] | None = None, *,
+                   real: bool = True) -> sp.Rel:
+    """An unevaluated relation ``lhs OP rhs`` (OP one of <=, <, >=, >) read safely from ``text``."""
+    out = parse_any(text, names, real=real)
+    if not isinstance(out, (sp.LessThan, sp.StrictLessThan, sp.GreaterThan, sp.StrictGreaterThan)):
+        raise ExprError(f"expected a relation with <=, <, >= or >: {_short(text)!r}")
+    return out

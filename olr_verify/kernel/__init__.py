@@ -1,0 +1,127 @@
+"""The trusted kernel: re-checks a proof certificate from scratch (see docs/certificates.md).
+
+    >>> from olr_verify.kernel import check
+    >>> cert = {"format": FORMAT, "claim": None, "kind": "inequality", "relation": "x**2 + 1 > 0",
+    ...         "domain": [["x", "-oo", "oo"]], "tree": {"close": "interval"}}
+    >>> check(cert)
+    Verdict(accepted=True, reason='accepted')
+    >>> check({**cert, "relation": "x**2 - 1 > 0"}).accepted
+    False
+
+It imports nothing from ``olr_verify.prover``, ``olr_verify.checks`` or ``olr_verify.hunting``:
+python-flint balls, sympy (exact re-simplification, derivatives) and the safe reader olr_verify.expr.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+
+import sympy as sp
+from flint import ctx, fmpq
+
+from olr_verify.kernel.inequality import Rejected, check_inequality, read_expr
+
+FORMAT = "olr-verify-certificate/1"
+PRECISION_BITS = 128
+STATEMENT_KEYS = {"inequality": ("relation", "domain"), "identity": ("lhs", "rhs", "domain"),
+                  "exact": ("relations",), "chain": ("links",)}
+
+
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    accepted: bool
+    reason: str
+
+
+def statement_sha256(cert: dict) -> str:
+    """SHA-256 of the canonical JSON of the certificate's statement fields."""
+    keys = STATEMENT_KEYS.get(cert.get("kind"), ())
+    text = json.dumps({k: cert.get(k) for k in keys}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def check(cert) -> Verdict:
+    """``Verdict(True, "accepted")`` iff the certificate establishes its statement; never raises."""
+    old = ctx.prec
+    ctx.prec = PRECISION_BITS
+    try:
+        _check(cert)
+        return Verdict(True, "accepted")
+    except Rejected as exc:
+        return Verdict(False, str(exc))
+    except Exception as exc:  # noqa: BLE001 - whatever goes wrong, the certificate is not accepted
+        return Verdict(False, f"malformed certificate: {type(exc).__name__}: {exc}"[:500])
+    finally:
+        ctx.prec = old
+
+
+def _check(cert) -> None:
+    if not isinstance(cert, dict) or cert.get("format") != FORMAT:
+        raise Rejected(f"not an {FORMAT} certificate")
+    kind = cert.get("kind")
+    if kind not in STATEMENT_KEYS:
+        raise Rejected(f"unknown kind {kind!r}")
+    if "statement_sha256" in cert and cert["statement_sha256"] != statement_sha256(cert):
+        raise Rejected("statement_sha256 does not match the statement")
+    {"inequality": check_inequality, "identity": _identity, "exact": _exact, "chain": _chain}[kind](cert)
+
+
+def _chain(cert: dict) -> None:
+    """Every link accepted. What the links add up to is the printed proof's shape, bound to its claim by
+    ``statement_sha256`` in results.json (``olr-verify check-proof --results``), not re-derived here."""
+    links = cert["links"]
+    if not isinstance(links, list) or not links:
+        raise Rejected("a chain needs a non-empty list of links")
+    for link in links:
+        if not isinstance(link, dict):
+            raise Rejected("a link is an object with a 'certificate'")
+        verdict = check(link["certificate"])
+        if not verdict.accepted:
+            raise Rejected(f"link {link.get('label')!r}: {verdict.reason}")
+
+
+IDENTITY_STEPS = (("expand", sp.expand), ("cancel", lambda e: sp.cancel(sp.together(e))),
+                  ("simplify", sp.simplify), ("simplify(rewrite(exp))", lambda e: sp.simplify(e.rewrite(sp.exp))))
+
+
+def _identity(cert: dict) -> None:
+    names = [str(d[0]) for d in cert["domain"]]
+    diff = read_expr(cert["lhs"], names) - read_expr(cert["rhs"], names)
+    for _, step in IDENTITY_STEPS:
+        try:
+            if step(diff) == 0:
+                return
+        except Exception:  # noqa: BLE001 - a transformation that fails is not a proof
+            continue
+    raise Rejected("no exact transformation reduces lhs - rhs to 0")
+
+
+def _exact(cert: dict) -> None:
+    relations = cert["relations"]
+    if not isinstance(relations, list) or not relations:
+        raise Rejected("'relations' must be a non-empty list")
+    ops = {"<=": lambda a, b: a <= b, "<": lambda a, b: a < b, ">=": lambda a, b: a >= b,
+           ">": lambda a, b: a > b, "==": lambda a, b: a == b}
+    for text in relations:
+        op = next((o for o in ("==", "<=", ">=", "<", ">") if o in str(text)), None)
+        if op is None or str(text).count(op) != 1:
+            raise Rejected(f"not one relation with ==, <=, <, >= or >: {text!r}")
+        lhs, rhs = (read_expr(side, []) for side in str(text).split(op))
+        if not ops[op](_rational(lhs), _rational(rhs)):
+            raise Rejected(f"false in exact arithmetic: {text}")
+
+
+def _rational(e: sp.Expr) -> fmpq:
+    """Exact fmpq value of a rational expression (+, *, integer powers)."""
+    if e.is_Rational:
+        return fmpq(int(e.p), int(e.q))
+    if e.is_Add or e.is_Mul:
+        vals = [_rational(a) for a in e.args]
+        acc = vals[0]
+        for v in vals[1:]:
+            acc = acc + v if e.is_Add else acc * v
+        return acc
+    if e.is_Pow and e.args[1].is_Integer:
+        return _rational(e.args[0]) ** int(e.args[1])
+    raise Rejected(f"not a rational expression: {e}")

@@ -1,0 +1,76 @@
+"""``olr-verify check-proof PATH``: re-check one certificate with the kernel alone.
+
+Prints ``accepted`` (exit 0) or ``rejected: <reason>`` (exit 1). When the certificate names a
+claim and the report's ``results.json`` is found (``--results``, or two folders above PATH), the
+claim must be there and the relation/domain shown in its evidence must be the certificate's.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from olr_verify.kernel import check, statement_sha256
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("path", type=Path, help="a certificate JSON file (e.g. reports/latest/certificates/000_lemma-5.json)")
+    p.add_argument("--results", type=Path, default=None,
+                   help="results.json binding the certificate's claim (default: ../../results.json if present)")
+
+
+def _no_duplicates(pairs):
+    keys = [k for k, _ in pairs]
+    if len(keys) != len(set(keys)):
+        raise ValueError(f"duplicate key {next(k for k in keys if keys.count(k) > 1)!r}")
+    return dict(pairs)
+
+
+def _no_constant(text):
+    raise ValueError(f"{text} is not a number")
+
+
+def read_certificate(path: Path) -> dict:
+    """The JSON object at ``path``: duplicate keys, NaN and infinities refused (another reader could differ)."""
+    return json.loads(Path(path).read_text(encoding="utf-8"), object_pairs_hook=_no_duplicates,
+                      parse_constant=_no_constant)
+
+
+def verdict_of(path: Path, results: Path | None = None) -> tuple[bool, str]:
+    """(accepted, reason) for the certificate file at ``path``; never raises."""
+    try:
+        cert = read_certificate(path)
+    except (OSError, ValueError, RecursionError) as exc:
+        return False, f"cannot read {path}: {type(exc).__name__}: {exc}"[:300]
+    verdict = check(cert)
+    if not verdict.accepted:
+        return False, verdict.reason
+    return _bound_to_report(cert, results if results is not None else Path(path).resolve().parent.parent
+                            / "results.json", explicit=results is not None)
+
+
+def _bound_to_report(cert: dict, results: Path, explicit: bool) -> tuple[bool, str]:
+    """A certificate naming a claim must be the one the report recorded for that claim (same statement hash)."""
+    claim = cert.get("claim")
+    if claim is None or not results.is_file():
+        if explicit and claim is not None:
+            return False, f"results file {results} not found"
+        return True, "accepted"
+    try:
+        claims = {c["id"]: c for c in json.loads(results.read_text(encoding="utf-8"))["claims"]}
+    except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
+        return False, f"cannot read {results}: {type(exc).__name__}: {exc}"[:300]
+    entry = claims.get(claim)
+    if not isinstance(entry, dict):
+        return False, f"claim {claim!r} is not in {results}"
+    if entry.get("status") != "proved":
+        return False, f"{results.name} records {claim} as {entry.get('status')!r}, not proved"
+    if entry.get("certificate_sha256") != statement_sha256(cert):
+        return False, f"the certificate's statement differs from the one {results.name} records for {claim}"
+    return True, "accepted"
+
+
+def main(args: argparse.Namespace) -> int:
+    ok, reason = verdict_of(args.path, args.results)
+    print("accepted" if ok else f"rejected: {reason}")
+    return 0 if ok else 1

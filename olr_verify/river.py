@@ -1,0 +1,491 @@
+"""river-native classifiers for the papers' learners: ``from olr_verify.river import AIOLIClassifier``.
+
+::
+
+    from river import datasets, evaluate, metrics, preprocessing
+    from olr_verify.river import AIOLIClassifier
+    evaluate.progressive_val_score(datasets.Phishing(), preprocessing.StandardScaler() | AIOLIClassifier(),
+                                   metrics.LogLoss())
+
+Binary: :class:`AIOLIClassifier` (seed 000), :class:`ONSClassifier`, :class:`OGDClassifier` (the baselines of
+000), :class:`EKFClassifier` (004 Alg. 2), :class:`FTRLClassifier` (000 §5), :class:`ScaleInvariantClassifier`
+(002 Alg. 2). Multiclass: :class:`GAFClassifier` (001), :class:`MulticlassONSClassifier`,
+:class:`MulticlassOGDClassifier`. Each wraps the learner of ``algorithms/`` (the same code the verifier tests),
+and follows river's conventions:
+
+- default-constructible; ``clone()`` is a fresh, untrained estimator; ``predict_proba_one`` is pure;
+- features are dict keys, created when first seen. A new feature extends the learner's state *exactly* (its state
+  becomes the one it would have if every past input had carried 0 there; for AIOLI the new coordinate of A is λ
+  on the diagonal, see ``algorithms/_extend.py``); a missing feature is 0. A prediction on an ``x`` with unseen
+  features uses a temporarily extended copy, so predict-then-learn equals the learner of the full dimension;
+- binary labels are river's booleans (True/1 is the positive class, +1 for the learner;
+  ``predict_proba_one`` returns ``{False: σ(−ŷ), True: σ(ŷ)}``) or any two labels (the second one seen is the
+  positive class, see :class:`_BinaryClassifier`);
+- multiclass labels are any hashable values, added as they appear; see :class:`_MulticlassClassifier`.
+
+Practical mode (``R=None``, the default, for AIOLI, ONS and OGD). The theory assumes ‖x_t‖ ≤ R with R known in
+advance; behind a scaler nobody knows R. With ``R=None`` the learner uses R_t = max_{s≤t} ‖x_s‖, the running max,
+updated before round t's update. What this does to the guarantee: every quantity where R enters the analyses is
+used at round t with R_t ≥ ‖x_t‖, so each round's inequality still holds (for AIOLI: the surrogate ℓ̂_t of
+eq. (2) built with η_t = e^{y_tŷ_t}/(1 + B R_t) is still below ℓ_t on the B-ball, because |θᵀx_t| ≤ B‖x_t‖ ≤
+B R_t); the bound of Theorem 1 is then the printed one with R replaced by R_n = max_{t≤n}‖x_t‖, known only
+after the fact. For OGD the step B/(R_t√t) is an adaptive step and the O(BR√n) bound holds with R_n; for ONS
+γ_t = ½ min(1/(4R_t·2B), e^{−BR_t}) is re-evaluated when R_t grows (ε = 1/(γ_1²D²) keeps its first value). We have
+not re-derived the proofs for these variants; they are argued, not verified. Behind a ``StandardScaler`` the
+inputs themselves depend on the running mean and variance, so the comparator θ is fixed in the *scaled*
+coordinates of each round, not in the raw ones: the regret guarantee is about the scaled stream.
+
+BLAS: the learners run single-threaded BLAS inside each call (``algorithms._threads``).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from river import base
+from scipy.linalg.blas import ddot as _ddot
+from scipy.special import softmax
+
+from algorithms._base import sigmoid
+from algorithms._threads import single_threaded_blas
+from olr_verify.adapters.recipes import (AIOLIRecipe, EKFRecipe, FTRLRecipe, GAFRecipe, MulticlassOGDRecipe,
+                                         MulticlassONSRecipe, OGDRecipe, ONSRecipe, ScaleInvariantRecipe)
+
+__all__ = ["AIOLIClassifier", "ONSClassifier", "OGDClassifier", "EKFClassifier", "FTRLClassifier",
+           "ScaleInvariantClassifier", "GAFClassifier", "MulticlassONSClassifier", "MulticlassOGDClassifier"]
+
+
+def _value(name, v) -> float:
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        raise ValueError(f"x[{name!r}] must be a real number, got {v!r}") from None
+    if not math.isfinite(f):
+        raise ValueError(f"x[{name!r}] must be finite, got {v!r}")
+    return f
+
+
+def _sorted_names(names: list) -> list:
+    """Feature names sorted naturally when comparable (ints, strings), else by (type name, repr)."""
+    try:
+        return sorted(names)
+    except TypeError:
+        return sorted(names, key=lambda k: (type(k).__name__, repr(k)))
+
+
+class _FeatureMixin:
+    """Feature names → coordinates of the learner's input vector, grown as features appear.
+
+    New features get the next coordinates, sorted (so the order of the keys inside a dict does not matter: two
+    models fed the same dicts in different key orders compute exactly the same thing, which GAF's Monte-Carlo
+    predictions need); a stream whose dicts keep the coordinates' order takes the fastest path.
+    """
+
+    def _init_features(self) -> None:
+        self._index: dict = {}
+        self._names: list = []
+        self._names_tuple: tuple = ()
+        self._learner = None
+        self._R = 0.0  # running max of ||x_t|| (practical mode)
+
+    def _split(self, x: dict) -> tuple[np.ndarray, list, list]:
+        """(vector over the known features, the new names sorted, their values); a missing feature is 0."""
+        index = self._index
+        if len(x) == len(index):  # fast paths: the same features as before (same order: no key look-ups)
+            try:
+                if tuple(x) == self._names_tuple:
+                    v = np.fromiter(x.values(), float, len(index))
+                elif x.keys() == index.keys():
+                    v = np.fromiter(map(x.__getitem__, self._names), float, len(index))
+                else:
+                    v = None
+            except (TypeError, ValueError):
+                v = None  # a non-numeric value: the slow path names it
+            if v is not None and math.isfinite(_ddot(v, v)):  # finite v·v: finite entries (BLAS: no warnings)
+                return v, [], []
+        v = np.zeros(len(index))
+        new = []
+        for k, val in x.items():
+            i = index.get(k)
+            if i is None:
+                new.append(k)
+            else:
+                v[i] = _value(k, val)
+        new = _sorted_names(new)
+        return v, new, [_value(k, x[k]) for k in new]
+
+    def _grow(self, new: list) -> None:
+        for k in new:
+            self._index[k] = len(self._names)
+            self._names.append(k)
+        self._names_tuple = tuple(self._names)
+        if self._learner is None:
+            self._learner = self._make_learner(len(self._names))
+        else:
+            self._extend(self._learner, len(new))
+
+    def _learn_vector(self, x: dict) -> np.ndarray | None:
+        """The input vector for learn_one, after growing the state for new features (None: nothing to learn)."""
+        v, new, values = self._split(x)
+        if new:
+            v = np.concatenate([v, values])
+        practical = self._uses_R and self.R is None
+        raised = False
+        if practical:  # R_t = max_{s<=t} ||x_s||, before round t's update
+            n = math.sqrt(float(v @ v))
+            if n > self._R:
+                self._R, raised = n, True
+        if new:
+            self._grow(new)
+        if self._learner is None:
+            return None
+        if raised:
+            self._set_R(self._learner, self._R)
+        return v
+
+    def _predict_vector(self, x: dict):
+        """(learner to predict with, input vector); a temporarily extended copy if x has unseen features."""
+        v, new, values = self._split(x)
+        learner = self._learner
+        if new and any(values):
+            if learner is None:
+                learner = self._make_learner(len(new))
+                v = np.asarray(values, float)
+            else:
+                learner = learner.copy()
+                self._extend(learner, len(new))
+                v = np.concatenate([v, values])
+        if learner is None:
+            return None, None
+        return learner, v
+
+
+def _is_boolean(y) -> bool:
+    return isinstance(y, (bool, np.bool_)) or (isinstance(y, (int, np.integer)) and y in (0, 1))
+
+
+class _BinaryClassifier(_FeatureMixin, base.Classifier):
+    """Shell of the binary classifiers: ŷ = learner margin, P(positive) = σ(ŷ). A recipe (``adapters/recipes.py``)
+    provides the learner.
+
+    Labels: river's booleans (True, or 1, is the positive class, y = +1 for the learner; keys {False, True}), or
+    any two other labels: the first one seen is the negative class, the second the positive one (keys: the labels
+    seen so far; {label: 1.0} while only one was seen). A third distinct label raises ValueError.
+    """
+
+    def _post_init(self) -> None:
+        self._validate_params()
+        self._init_features()
+        self._labels: list = []  # non-boolean labels, in order of appearance (at most two)
+
+    @property
+    def _multiclass(self) -> bool:
+        return False
+
+    def _target(self, y) -> float:
+        if not self._labels and _is_boolean(y):
+            return 1.0 if y else -1.0
+        if y not in self._labels:
+            if len(self._labels) == 2:
+                raise ValueError(f"y must be one of the two labels seen so far {self._labels!r}, got {y!r}")
+            self._labels.append(y)
+        return 1.0 if y == self._labels[-1] and len(self._labels) == 2 else -1.0
+
+    def learn_one(self, x: dict, y) -> None:
+        target = self._target(y)
+        v = self._learn_vector(x)
+        if v is not None:
+            with single_threaded_blas:
+                self._learner._update(v, target)
+
+    def predict_proba_one(self, x: dict) -> dict:
+        learner, v = self._predict_vector(x)
+        if learner is None:
+            p = 0.5
+        else:
+            with single_threaded_blas:
+                p = sigmoid(float(learner._predict(v)))
+        if not self._labels:
+            return {False: 1.0 - p, True: p}
+        if len(self._labels) == 1:
+            return {self._labels[0]: 1.0}
+        return {self._labels[0]: 1.0 - p, self._labels[1]: p}
+
+
+class AIOLIClassifier(AIOLIRecipe, _BinaryClassifier):
+    """AIOLI (seed 000, eq. (3)) as a river binary classifier.
+
+    Parameters
+    ----------
+    B
+        Radius of the comparator ball (Theorem 1); λ defaults to 1/B² (eq. (4)).
+    R
+        Bound on ‖x_t‖; None (default) = practical mode, the running max of ‖x_t‖ (module docstring).
+    lam
+        λ of eq. (3); None = 1/B².
+
+    Examples
+    --------
+    >>> from river import datasets, evaluate, metrics, preprocessing
+    >>> model = preprocessing.StandardScaler() | AIOLIClassifier()
+    >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.Accuracy()).get() > 0.85
+    True
+    """
+
+    def __init__(self, B: float = 1.0, R: float | None = None, lam: float | None = None):
+        self.B = B
+        self.R = R
+        self.lam = lam
+        self._post_init()
+
+    @classmethod
+    def _unit_test_params(cls):
+        yield {}
+        yield {"B": 3.0, "lam": 0.5}
+
+
+class ONSClassifier(ONSRecipe, _BinaryClassifier):
+    """Online Newton Step on the B-ball (Hazan, Agarwal, Kale 2007; baseline of seed 000).
+
+    Parameters
+    ----------
+    B
+        Radius of the ball.
+    R
+        Bound on ‖x_t‖; None = practical mode (γ re-evaluated with the running max, module docstring).
+    gamma, eps
+        Override γ and ε (default: ½ min(1/(4RD), e^{−BR}) and 1/(γ²D²), D = 2B).
+    """
+
+    def __init__(self, B: float = 1.0, R: float | None = None, gamma: float | None = None, eps: float | None = None):
+        self.B = B
+        self.R = R
+        self.gamma = gamma
+        self.eps = eps
+        self._post_init()
+
+    @classmethod
+    def _unit_test_params(cls):
+        yield {}
+        yield {"B": 2.0, "gamma": 0.5, "eps": 1.0}
+
+
+class OGDClassifier(OGDRecipe, _BinaryClassifier):
+    """Projected online gradient descent, step B/(R√t) (Zinkevich 2003; baseline of seed 000).
+
+    Parameters
+    ----------
+    B
+        Radius of the ball.
+    R
+        Bound on ‖x_t‖; None = practical mode (step B/(R_t√t) with the running max, module docstring).
+    """
+
+    def __init__(self, B: float = 1.0, R: float | None = None):
+        self.B = B
+        self.R = R
+        self._post_init()
+
+    @classmethod
+    def _unit_test_params(cls):
+        yield {}
+        yield {"B": 5.0}
+
+
+class EKFClassifier(EKFRecipe, _BinaryClassifier):
+    """Static Extended Kalman Filter for logistic regression (seed 004, Algorithm 2), P_1 = p1·I, θ̂_1 = 0.
+
+    Parameters
+    ----------
+    p1
+        Initial covariance scale; a new feature gets p1 on the diagonal of P (exact extension).
+    """
+
+    def __init__(self, p1: float = 1.0):
+        self.p1 = p1
+        self._post_init()
+
+    @classmethod
+    def _unit_test_params(cls):
+        yield {}
+        yield {"p1": 10.0}
+
+
+class FTRLClassifier(FTRLRecipe, _BinaryClassifier):
+    """FTRL with the true logistic losses and ℓ2 regulariser λ‖θ‖² (seed 000 §5), on ℝ^d or the B-ball.
+
+    FTRL has no incremental form: it keeps every past (x_t, y_t) and re-solves the regularised leader, so its
+    memory grows linearly with the stream (river's ``check_bounded_memory_growth`` is skipped for that reason)
+    and a round costs O(t d² + d³).
+
+    Parameters
+    ----------
+    lam
+        λ of the regulariser.
+    B
+        Radius of the ball, or None for ℝ^d.
+    """
+
+    def __init__(self, lam: float = 1.0, B: float | None = None):
+        self.lam = lam
+        self.B = B
+        self._post_init()
+
+    @classmethod
+    def _unit_test_params(cls):
+        yield {}
+        yield {"lam": 0.5, "B": 5.0}
+
+    def _unit_test_skips(self):
+        return {"check_bounded_memory_growth"}  # FTRL stores the whole stream by definition (docstring)
+
+
+class ScaleInvariantClassifier(ScaleInvariantRecipe, _BinaryClassifier):
+    """Seed 002's Algorithm 2 (full-matrix scale-invariant learner, eq. (7)) fed the logistic derivative.
+
+    Scale-invariant: no bound on x is needed (no R), so it works on raw features without a scaler.
+
+    Parameters
+    ----------
+    alpha
+        α > 9/8 of Algorithm 2.
+    """
+
+    def __init__(self, alpha: float = 1.5):
+        self.alpha = alpha
+        self._post_init()
+
+    @classmethod
+    def _unit_test_params(cls):
+        yield {}
+        yield {"alpha": 3.0}
+
+
+class _MulticlassClassifier(_FeatureMixin, base.Classifier):
+    """Shell of the multiclass classifiers. Labels are any hashable values, added as they appear.
+
+    The learner starts with K = 2 slots at the first label (slot 1 waits for the second class, so the first
+    rounds learn "first class vs. the rest") and gains a slot per further new class (``add_classes``: zero
+    weights, initial curvature). Unlike a new feature, a new class is not an exact extension: the past rounds'
+    softmax did not include it. ``predict_proba_one`` is the softmax of the learner's scores over the classes
+    seen so far ({} before any label, {label: 1.0} with a single label).
+    """
+
+    def _post_init(self) -> None:
+        self._validate_params()
+        self._init_features()
+        self._classes: list = []
+        self._class_index: dict = {}
+
+    @property
+    def _multiclass(self) -> bool:
+        return True
+
+    def _label(self, y) -> int:
+        i = self._class_index.get(y)
+        if i is None:
+            i = len(self._classes)
+            self._class_index[y] = i
+            self._classes.append(y)
+            if self._learner is not None and i >= self._learner.K:
+                self._learner.add_classes(1)
+        return i
+
+    def _make_learner(self, d: int):
+        return self._make(d, max(2, len(self._classes)))
+
+    def learn_one(self, x: dict, y) -> None:
+        c = self._label(y)
+        v = self._learn_vector(x)
+        if v is not None:
+            with single_threaded_blas:
+                self._learner._update(v, c)
+
+    def predict_proba_one(self, x: dict) -> dict:
+        n = len(self._classes)
+        if n == 0:
+            return {}
+        if n == 1:
+            return {self._classes[0]: 1.0}
+        learner, v = self._predict_vector(x)
+        if learner is None:
+            return {c: 1.0 / n for c in self._classes}
+        with single_threaded_blas:
+            scores = np.asarray(learner._scores(v), float)
+        p = softmax(scores[:n])
+        return {c: float(pc) for c, pc in zip(self._classes, p)}
+
+
+class GAFClassifier(GAFRecipe, _MulticlassClassifier):
+    """GAF, the Gaussian Aggregating Forecaster (seed 001), as a river multiclass classifier.
+
+    Parameters
+    ----------
+    lam, beta, alpha, mu
+        λ, β, α and the smoothing μ of seed 001 (Corollary 2 sets λ = 32 d K R², β = 1/(log(K)/2 + BR + 1)).
+    method
+        "mc" (default: m Gaussian draws per prediction, "Efficient GAF") or "quadrature" (rigorous, K ≤ 4).
+    m, seed
+        Number of draws and seed of the "mc" predictions (draws are keyed on (seed, t): reproducible, pure).
+    """
+
+    def __init__(self, lam: float = 1.0, beta: float = 0.5, alpha: float = 1.0, mu: float = 0.0,
+                 method: str = "mc", m: int = 100, seed: int = 0):
+        self.lam = lam
+        self.beta = beta
+        self.alpha = alpha
+        self.mu = mu
+        self.method = method
+        self.m = m
+        self.seed = seed
+        self._post_init()
+
+    @classmethod
+    def _unit_test_params(cls):
+        yield {}
+        yield {"lam": 2.0, "beta": 0.25, "m": 20}
+
+
+class MulticlassONSClassifier(MulticlassONSRecipe, _MulticlassClassifier):
+    """Multiclass Online Newton Step (baseline of seed 001 §5): A_t = εI + Σ g gᵀ, step A_t⁻¹g/γ, B-ball.
+
+    Parameters
+    ----------
+    gamma, eps
+        γ and ε.
+    B
+        Frobenius radius of the ball (inf: no projection).
+    """
+
+    def __init__(self, gamma: float = 1.0, eps: float = 1.0, B: float = math.inf):
+        self.gamma = gamma
+        self.eps = eps
+        self.B = B
+        self._post_init()
+
+    @classmethod
+    def _unit_test_params(cls):
+        yield {}
+        yield {"gamma": 0.5, "eps": 2.0, "B": 10.0}
+
+
+class MulticlassOGDClassifier(MulticlassOGDRecipe, _MulticlassClassifier):
+    """Multiclass projected OGD (baseline of seed 001 §5), step eta/√t, Frobenius B-ball.
+
+    Parameters
+    ----------
+    eta
+        Step scale.
+    B
+        Frobenius radius of the ball (inf: no projection).
+    """
+
+    def __init__(self, eta: float = 1.0, B: float = math.inf):
+        self.eta = eta
+        self.B = B
+        self._post_init()
+
+    @classmethod
+    def _unit_test_params(cls):
+        yield {}
+        yield {"eta": 0.5, "B": 10.0}

@@ -1,0 +1,90 @@
+"""The checks of issue 14 that could not fail, each fed a false variant (and its printed form beside it)."""
+import pytest
+import sympy as sp
+
+from olr_verify.checks.scalar_common import combine
+from olr_verify.outcome import Context
+
+PASSING = ("proved", "verified")
+
+
+@pytest.fixture
+def ctx(tmp_path):
+    return Context(out_dir=tmp_path, quick=True)
+
+
+def test_claim_5_fails_when_m_is_too_small(ctx, monkeypatch):
+    from olr_verify.checks import coverage_001_prop3 as m
+
+    assert m.claim_5(ctx).status == "verified"  # a Chernoff-based order statement: never proved
+    assert m.claim_5_total_deviation(lambda n, L: n * L)["growth exponent of n eps in n"] == pytest.approx(0.5)
+    real = m.claim_5_total_deviation
+    monkeypatch.setattr(m, "claim_5_total_deviation", lambda m_of_n: real(lambda n, L: n * L))
+    assert m.claim_5(ctx).status not in PASSING
+
+
+def test_assumption_a2_squared_refutes_a_wrong_hessian_weight(ctx):
+    from olr_verify.checks import coverage_001_prop3 as m
+
+    assert m.a2_squared(ctx).status in PASSING
+    assert combine(m.a2_squared_links(ctx, hessian_weight="1/4")).status == "refuted"
+
+
+def test_figure_2_is_not_verified_when_a_curve_has_the_wrong_shape(ctx, monkeypatch):
+    from olr_verify.checks import experiments_000 as e
+    from olr_verify.experiments import figure2_000
+
+    good = {"n": [100, 300, 1000], "regret": {"FTRL": [5.0, 9.0, 15.0], "AIOLI": [1.0, 1.2, 1.3],
+                                               "Foster et al.": [0.5, 0.6, 0.6]},
+            "max_comparator_gap": 0.0, "seconds": {"FTRL": 0.0, "AIOLI": 0.0, "Foster et al.": 0.0}}
+    monkeypatch.setattr(figure2_000, "plot", lambda *a, **k: None)
+    monkeypatch.setattr(e, "_run", lambda ctx: good)
+    assert e.figure_2(ctx).status == "verified"
+    flat = {**good, "regret": {**good["regret"], "FTRL": [5.0, 5.0, 5.0]}}  # FTRL claimed polynomial
+    monkeypatch.setattr(e, "_run", lambda ctx: flat)
+    out = e.figure_2(ctx)
+    assert out.status not in PASSING and "FTRL" in out.evidence["reason"]
+    steep = {**good, "regret": {**good["regret"], "AIOLI": [1.0, 100.0, 10000.0]}}  # AIOLI claimed poly-log
+    monkeypatch.setattr(e, "_run", lambda ctx: steep)
+    assert e.figure_2(ctx).status not in PASSING
+
+
+def test_theorem_4_2_reduction_refutes_a_wrong_scale_and_a_wrong_sign(ctx):
+    from olr_verify.checks import coverage_002 as m
+
+    assert m.theorem_4_2_reduction(ctx).status == "verified"  # exact instances: never proved for every d
+    assert combine(m.reduction_links(ctx, scale=lambda T, b: b * sp.sqrt(sp.Integer(1) / T))).status == "refuted"
+    assert combine(m.reduction_links(ctx, h_sign=+1)).status not in PASSING
+
+
+def test_theorem_4_2_remaining_trials_refutes_a_wrong_sherman_morrison_chain(ctx):
+    from olr_verify.checks import coverage_002 as m
+
+    wrong = lambda a, b, c, g: (a - 2 * g * b + g ** 2 * c) - (b - g * c) ** 2 / (2 + c)  # noqa: E731
+    assert m.remaining_trials_general(ctx, wrong).status == "refuted"
+    printed = m.remaining_trials_general(ctx)
+    assert printed.status == "verified" and printed.evidence["proved_on"]  # proved for d = 2 only
+
+
+@pytest.mark.parametrize("variant", [{"gap": "3/4"}, {"const": 4}, {"success": "1/2", "gap": "1/4"}])
+def test_theorem_1_proof_refutes_false_steps(ctx, variant):
+    from olr_verify.checks import coverage_003_coins as m
+
+    assert combine(m.theorem_1_proof_links(ctx, **variant)).status == "refuted"
+
+
+def test_theorem_1_proof_is_no_stronger_than_lemma_16(ctx):
+    from olr_verify.checks import coverage_003_coins as m
+
+    out = m.theorem_1_proof(ctx)
+    assert out.status == "verified"  # steps proved, Lemma 16 verified on exact binomial laws
+    assert {v["status"] for v in out.evidence["links"].values()} == {"proved", "verified"}
+
+
+def test_identities_with_a_fallback_artefact_are_decided_by_identity(ctx):
+    """001:equation-22, 001:equation-26, 001:assumption-a3/squared no longer type a `0 == 1` artefact."""
+    from olr_verify import registry
+
+    for cid in ("001:equation-22", "001:assumption-a3/squared"):
+        out = registry.get(cid).check(ctx)
+        assert out.status == "proved" and "certificate" in out.evidence, cid

@@ -1,0 +1,152 @@
+"""A paper as a folder: paper.toml decided with no Python (scalar, identity, chain, regret-bound)."""
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from olr_verify import artefacts, registry
+from olr_verify.outcome import Context
+from olr_verify.paper_folder import PaperError
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "short-note"
+
+
+@pytest.fixture
+def fresh_registry(monkeypatch):
+    """Papers added in a test do not leak into the others."""
+    monkeypatch.setattr(registry, "_FOLDERS", [])
+    checks = dict(registry._CHECKS)
+    registry.papers.cache_clear()
+    registry.claims.cache_clear()
+    yield registry
+    registry._CHECKS.clear()
+    registry._CHECKS.update(checks)
+    registry.papers.cache_clear()
+    registry.claims.cache_clear()
+
+
+def _paper(tmp_path: Path, claims: str, key: str = "t") -> Path:
+    (tmp_path / "paper.toml").write_text(
+        f'[paper]\nkey = "{key}"\ntitle = "T"\nauthors = "A"\n\n' + textwrap.dedent(claims), encoding="utf-8")
+    return tmp_path
+
+
+def _decide(claim_id: str, tmp_path: Path):
+    return registry.get(claim_id).check(Context(out_dir=tmp_path, quick=True))
+
+
+def test_example_folder_is_decided_without_python(fresh_registry, tmp_path):
+    assert not list(EXAMPLE.glob("*.py"))
+    fresh_registry.add_paper(EXAMPLE)
+    ids = [c.id for c in fresh_registry.select("demo:*")]
+    assert ids == ["demo:lemma-1", "demo:lemma-2", "demo:lemma-3", "demo:equation-4", "demo:lemma-5",
+                   "demo:theorem-6"]
+    status = {i: _decide(i, tmp_path).status for i in ids}
+    assert status["demo:lemma-3"] == "refuted"  # the false lemma of the example
+    assert status["demo:equation-4"] == status["demo:lemma-2"] == "proved"
+    assert status["demo:theorem-6"] == "verified"
+    assert all(s in ("proved", "verified") for i, s in status.items() if i != "demo:lemma-3")
+
+
+def test_false_regret_bound_is_refuted_and_replays(fresh_registry, tmp_path):
+    _paper(tmp_path, '''
+        [[claim]]
+        id = "t:theorem-1"
+        check_kind = "regret-bound"
+        statement = "a bound 50 times too small"
+        learner = "OGD"
+        learner_params = { B = "B", R = "R" }
+        bound = "B*R*sqrt(n)/50"
+        params = { B = ["1/10", "10"], R = ["1/2", "2"], n = ["1", "200"], d = ["1", "3"] }
+    ''')
+    fresh_registry.add_paper(tmp_path)
+    out = _decide("t:theorem-1", tmp_path)
+    assert out.status == "refuted"
+    path = artefacts.write(out.counterexample, tmp_path / "cx", "t:theorem-1")
+    assert artefacts.replay(path)[0]
+    art = json.loads(path.read_text())
+    art["replay"]["point"]["B"] = "100"  # outside the declared range
+    path.write_text(json.dumps(art))
+    assert not artefacts.replay(path)[0]
+
+
+def test_chain_is_refuted_by_one_false_link(fresh_registry, tmp_path):
+    _paper(tmp_path, '''
+        [[claim]]
+        id = "t:lemma-1"
+        check_kind = "chain"
+        statement = "two links, the second false at x = 1"
+        links = [ { lhs = "(x + 1)**2", rhs = "x**2 + 2*x + 1", domain = { x = ["0", "1"] } },
+                  { relation = "x**2 <= x - 1/100", domain = { x = ["0", "1"] } } ]
+    ''')
+    fresh_registry.add_paper(tmp_path)
+    out = _decide("t:lemma-1", tmp_path)
+    assert out.status == "refuted" and out.evidence["refuted_link"] == "link-2"
+
+
+def test_false_identity_is_refuted(fresh_registry, tmp_path):
+    _paper(tmp_path, '''
+        [[claim]]
+        id = "t:equation-1"
+        check_kind = "identity"
+        statement = "a dropped factor 2"
+        lhs = "(x + 1)**2"
+        rhs = "x**2 + x + 1"
+        domain = { x = ["-1", "1"] }
+    ''')
+    fresh_registry.add_paper(tmp_path)
+    assert _decide("t:equation-1", tmp_path).status == "refuted"
+
+
+@pytest.mark.parametrize("body, message", [
+    ('id = "other:lemma-1"\ncheck_kind = "identity"\nstatement = "s"\nlhs = "x"\nrhs = "x"\n'
+     'domain = { x = ["0", "1"] }', "paper key"),
+    ('id = "t:lemma-1"\ncheck_kind = "scalar-inequality"\nstatement = "s"\n'
+     'relation = "__import__(\'os\').system(\'touch pwned\') <= 1"\ndomain = { x = ["0", "1"] }', "may be called|not allowed"),
+    ('id = "t:lemma-1"\ncheck_kind = "scalar-inequality"\nstatement = "s"\nrelation = "y <= 1"\n'
+     'domain = { x = ["0", "1"] }', "y"),
+    ('id = "t:lemma-1"\ncheck_kind = "identity"\nstatement = "s"\nlhs = "x"\nrhs = "x"\nwhatever = 1\n'
+     'domain = { x = ["0", "1"] }', "unknown field"),
+    ('id = "t:lemma-1"\ncheck_kind = "regret-bound"\nstatement = "s"\nlearner = "os"\nbound = "1"\n'
+     'params = { B = ["1", "2"], n = ["1", "5"], d = ["1", "1"] }', "learner"),
+    ('id = "t:wish-1"\ncheck_kind = "identity"\nstatement = "s"', "does not follow"),
+])
+def test_bad_folders_fail_with_a_clear_message(fresh_registry, tmp_path, body, message):
+    _paper(tmp_path, "[[claim]]\n" + body + "\n")
+    with pytest.raises(PaperError, match=message):
+        fresh_registry.add_paper(tmp_path)
+    assert not (tmp_path / "pwned").exists() and not Path("pwned").exists()
+    assert fresh_registry._FOLDERS == []
+
+
+def test_bad_key_and_missing_file(fresh_registry, tmp_path):
+    with pytest.raises(PaperError, match="no paper.toml"):
+        fresh_registry.add_paper(tmp_path)
+    _paper(tmp_path, '[[claim]]\nid = "Bad:lemma-1"\ncheck_kind = "identity"\nstatement = "s"\n', key="Bad")
+    with pytest.raises(PaperError, match="key"):
+        fresh_registry.add_paper(tmp_path)
+    _paper(tmp_path, '[[claim]]\nid = "000:lemma-1"\ncheck_kind = "identity"\nstatement = "s"\n'
+           'lhs = "x"\nrhs = "x"\ndomain = { x = ["0", "1"] }\n', key="000")
+    with pytest.raises(PaperError, match="already registered"):
+        fresh_registry.add_paper(tmp_path)
+
+
+def test_other_kinds_wait_for_a_python_check(fresh_registry, tmp_path):
+    _paper(tmp_path, '[[claim]]\nid = "t:algorithm-1"\ncheck_kind = "algorithm-box"\nstatement = "s"\n')
+    fresh_registry.add_paper(tmp_path)
+    assert fresh_registry.get("t:algorithm-1").check is None  # reported "inconclusive: no check yet"
+    (tmp_path / "checks.py").write_text(textwrap.dedent('''
+        from olr_verify.outcome import Outcome
+        from olr_verify.registry import check
+
+        @check("t:algorithm-2")
+        def box(ctx):
+            return Outcome("verified", "a check written in the paper folder", {})
+    '''))
+    _paper(tmp_path, '[[claim]]\nid = "t:algorithm-2"\ncheck_kind = "algorithm-box"\nstatement = "s"\n', key="t")
+    fresh_registry._FOLDERS.clear()
+    fresh_registry.add_paper(tmp_path)
+    assert _decide("t:algorithm-2", tmp_path).status == "verified"

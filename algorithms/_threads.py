@@ -36,8 +36,8 @@ def _blas_handles() -> tuple:
 
         handles = []
         for lib in ThreadpoolController().lib_controllers:
-            if lib.user_api != "blas":
-                continue
+            if lib.user_api != "blas" or getattr(lib, "threading_layer", None) == "disabled":
+                continue  # a BLAS built without threads (e.g. the one scs ships) has nothing to limit
             handles.append(_raw_handles(lib) or (lib.get_num_threads, lib.set_num_threads))
         _LIBS, _SCANNED_AT = tuple(handles), len(sys.modules)
     return _LIBS

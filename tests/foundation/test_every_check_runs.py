@@ -24,7 +24,8 @@ TIME_LIMIT = 3 * runner.TIME_LIMIT_QUICK
 def _run(claims, out_dir):
     records = runner.run_checks(claims, Context(out_dir=out_dir, quick=True), jobs=2, time_limit=TIME_LIMIT,
                                 progress=False)
-    errors = {cid: r["evidence"].get("error") for cid, r in records.items() if r["status"] == "error"}
+    errors = {cid: r["evidence"].get("error") or r["evidence"].get("reason")
+              for cid, r in records.items() if r["status"] == "error" or r["method"] == "time limit"}
     return records, errors
 
 

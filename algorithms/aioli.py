@@ -180,7 +180,6 @@ class AIOLI(OnlineLearner):
                                         or inner_steps < 0):
             raise ValueError(f"inner_steps must be None or an integer >= 0, got {inner_steps!r}")
         self.inner_steps = None if inner_steps is None else int(inner_steps)
-        self._kBR = 1.0 / (1.0 + self.B * self.R)
         self._Ainv = np.asfortranarray(np.eye(self.d) / self.lam)  # upper triangle is authoritative
         self._A = np.eye(self.d) * self.lam
         self._theta = np.zeros(self.d)

@@ -100,9 +100,9 @@ class Inequality:
 
     # ---------------------------------------------------------------- tree
     def check(self, tree) -> None:
-        self.node(tree, dict(self.root), face=False)
+        self.node(tree, dict(self.root))
 
-    def node(self, node, box, face: bool) -> None:
+    def node(self, node, box) -> None:
         self.nodes += 1
         if self.nodes > self.budget:
             raise Rejected(f"more than {self.budget} nodes")
@@ -116,15 +116,15 @@ class Inequality:
             lo, hi = box[name]
             if not (_gt(q, lo) and _gt(hi, q)):
                 raise Rejected(f"split point {q} of {name} is not strictly inside [{lo}, {hi}]")
-            self.node(node["lo"], {**box, name: (lo, q)}, face)
-            self.node(node["hi"], {**box, name: (q, hi)}, face)
+            self.node(node["lo"], {**box, name: (lo, q)})
+            self.node(node["hi"], {**box, name: (q, hi)})
             return
         closer = node.get("close")
         method = getattr(self, f"close_{closer}", None)
         if method is None:
             raise Rejected(f"unknown closer {closer!r}")
         try:
-            ok = method(node, box, face)
+            ok = method(node, box)
         except Undefined as exc:
             raise Rejected(f"{closer} at {_box_str(box)}: {exc}") from None
         if not ok:
@@ -139,10 +139,10 @@ class Inequality:
         return self._derivs[idx]
 
     # ---------------------------------------------------------------- closers
-    def close_interval(self, node, box, face) -> bool:
+    def close_interval(self, node, box) -> bool:
         return self.good(self.f(env_of(box)))
 
-    def close_mean_value(self, node, box, face) -> bool:
+    def close_mean_value(self, node, box) -> bool:
         if not self.smooth:
             raise Rejected("mean_value needs a slack built from the smooth-function list")
         if any(isinstance(e, float) for ends in box.values() for e in ends):
@@ -157,7 +157,7 @@ class Inequality:
                 acc = add(acc, mul(self.deriv(i)(env), offset))
         return self.good(acc)
 
-    def close_monotone(self, node, box, face) -> bool:
+    def close_monotone(self, node, box) -> bool:
         """s is monotone in ``var`` on the box; ``face`` closes the box with ``var`` at the end where s is
         smallest (that end must be finite)."""
         name = node.get("var")
@@ -167,7 +167,7 @@ class Inequality:
         end = box[name][0] if slope > 0 else box[name][1] if slope < 0 else None
         if end is None or isinstance(end, float):
             return False
-        self.node(node.get("face"), {**box, name: (end, end)}, face=True)
+        self.node(node.get("face"), {**box, name: (end, end)})
         return True
 
     def slope(self, i: int, box) -> int:
@@ -191,13 +191,13 @@ class Inequality:
                 return True
         return False
 
-    def close_zero(self, node, box, face) -> bool:
+    def close_zero(self, node, box) -> bool:
         """Non-strict: with the fixed coordinates substituted, sympy reduces s to exactly 0."""
         if self.strict:
             raise Rejected("zero needs a non-strict relation")
         return exactly_zero(self.slack.subs(_fixed(box, self.names)))
 
-    def close_touching(self, node, box, face) -> bool:
+    def close_touching(self, node, box) -> bool:
         """Non-strict: at ``x_T = p`` (T = the coordinates of ``point``) sympy reduces s and every
         d_i s (i in T) to exactly 0 as functions of the other coordinates, and the interval Hessian
         in x_T is positive definite on the box: Taylor in x_T then gives s >= 0 on the box."""

@@ -107,7 +107,7 @@ class _Search:
         if closer in ("mean_value", "touching") and not self.ineq.smooth:
             return False
         try:
-            return bool(getattr(self.ineq, f"close_{closer}")(node, box, face))
+            return bool(getattr(self.ineq, f"close_{closer}")(node, box))
         except (Undefined, Rejected, ZeroDivisionError):
             return False
 

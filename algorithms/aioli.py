@@ -30,15 +30,25 @@ initialises L_0 = λ^{−1/2} I, Algorithm 1 L_0 = λ^{1/2} I; we use A_0 = λI 
 
 Implementation: state A⁻¹ (Sherman–Morrison), θ_t = A⁻¹b and b. Why Sherman–Morrison and not a Cholesky
 factor: every rank-one term is a positive multiple of x_t xᵀ_t (g_t ∝ x_t), we need A⁻¹x_t anyway, and then the
-whole round is one symmetric mat-vec (BLAS dsymv), one symmetric rank-one update (dsyr) and O(d) scalar work;
-a Cholesky route needs two triangular solves plus a rank-one Cholesky update, which has no BLAS/LAPACK kernel
-and would be an O(d) Python loop. Stability: the update only adds PSD terms, its denominator is 1 + a²c ≥ 1
-(no cancellation), A ⪰ λI keeps ‖A⁻¹‖ ≤ 1/λ, and only one triangle is stored so symmetry is exact; the tests
-compare A⁻¹ with a fresh inverse of A (relative error ~1e-13 after 2000 rounds at B = 50). A itself is kept
-exactly but lazily (rank-one terms are folded in blocks with a BLAS-3 product), so ``state()["A"]`` is the
-sum of eq. (5), not an inverse of A⁻¹. The curvature weights never overflow: ½η_t σ(−m)² = ½σ(m)σ(−m)/(1+BR)
-with m = y_t ŷ_t. BLAS runs single-threaded inside ``predict``/``update``/``run`` (``algorithms._threads``):
-OpenBLAS's threads only slow these BLAS-2 calls down, badly so on a busy machine; no environment variable needed.
+whole round is one mat-vec, one rank-one update and O(d) scalar work. A round is ONE compiled function,
+``aioli_round`` (numba, ``cache=True``): v = A⁻¹x, c, z0 (``margin_statistics``), the root ŷ of eq. (3)
+(``solve_margin``), θ̂ = θ_t − ½tanh(ŷ/2)v, the surrogate weights of eq. (5) (``surrogate_increment``) and the
+Sherman–Morrison step (``sherman_morrison_step``), in place on arrays allocated once. The step's rank-one term
+w wᵀ is applied by the next round's mat-vec in the same pass over A⁻¹ (one read and one write of the d×d matrix
+per round); ``state()`` and ``extend`` apply it first, a copy or a pickle carries it along. ``run`` loops over
+the rows inside compiled code (``aioli_rounds``). Algorithm 2 uses the same mat-vec and step around its 2×2
+problem. With ``NUMBA_DISABLE_JIT=1`` the very same functions run as plain Python (slow; for debugging and mutation
+testing).
+The first call in a fresh environment compiles the kernel (seconds); the compiled code is cached in
+``__pycache__`` and later processes load it. Stability: the update only adds PSD terms, its denominator is
+1 + a²c ≥ 1 (no cancellation), A ⪰ λI keeps ‖A⁻¹‖ ≤ 1/λ, and the rank-one term is applied as w wᵀ so that A⁻¹
+stays exactly symmetric; the tests compare A⁻¹ with a fresh inverse of A (relative error ~1e-13 after 2000
+rounds at B = 50). A itself is kept exactly but lazily (rank-one terms are folded in blocks of 256 with a BLAS-3
+product, ``dsyrk``), so ``state()["A"]`` is the sum of eq. (5), not an inverse of A⁻¹. The curvature weights never
+overflow: ½η_t σ(−m)² = ½σ(m)σ(−m)/(1+BR) with m = y_t ŷ_t, computed from e^{−|m|}. BLAS threads: the compiled
+round calls no BLAS, so the exact variant's ``predict``/``update``/``run`` skip the single-threaded guard of
+``algorithms._threads`` (a few µs per call); the BLAS-3 fold enters it itself, and Algorithm 2 (LAPACK per round)
+keeps it on every call. No environment variable needed.
 
 >>> import numpy as np
 >>> from algorithms import AIOLI
@@ -51,22 +61,29 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba import njit
 from scipy.linalg import blas
 
 from ._base import OnlineLearner, check_dimension, check_positive, sigmoid
 from ._extend import check_extension, pad_matrix, pad_vector
+from ._threads import single_threaded_blas
 
-_symv = blas.dsymv
-_syr = blas.dsyr
-_axpy = blas.daxpy
+_syrk = blas.dsyrk
 _FOLD_EVERY = 256  # pending rank-one terms of A folded in one BLAS-3 product
+_LOOPS = {"reassoc"}  # fastmath for the O(d²) loops only: reordered sums, so that they vectorise (no FMA contraction:
+# an exact zero coordinate, e.g. after ``extend``, then changes no rounding)
+# Slots of the per-learner scalar buffer shared by predict and the following update (see ``aioli_round``).
+_CACHED, _C, _Z0, _Z, _A2, _BETA, _PENDING = range(7)
 
 
+@njit(cache=True)
 def solve_margin(z0: float, c: float) -> float:
     """The unique z with z + (c/2)·tanh(z/2) = z0 (c >= 0): ŷ_t of eq. (3) given z0 = xᵀθ_t, c = xᵀA⁻¹x.
 
     Bracketed Newton; the root lies between 0 and z0 and within c/2 of z0. Accurate to ~1 ulp.
     """
+    z0 = float(z0)
+    c = float(c)
     if c <= 0.0 or z0 == 0.0:
         return z0
     h = 0.5 * c
@@ -82,9 +99,8 @@ def solve_margin(z0: float, c: float) -> float:
     if z < lo or z > hi:
         z = 0.5 * (lo + hi)
     tiny = 2e-16 * (abs(z0) if abs(z0) > 1.0 else 1.0)
-    tanh = math.tanh
     for _ in range(200):
-        t = tanh(0.5 * z)
+        t = math.tanh(0.5 * z)
         f = z + h * t - z0
         if f > 0.0:
             hi = z
@@ -101,16 +117,115 @@ def solve_margin(z0: float, c: float) -> float:
     return z
 
 
+@njit(cache=True)
 def surrogate_increment(yhat: float, y: float, B: float, R: float) -> tuple[float, float]:
     """(a², β) with ½η g gᵀ = a² x xᵀ and ½(η gᵀθ̂ − 1) g = β x (eq. (5); Lemma 3 proof, step 11 with the ½).
 
-    a² = ½ σ(m)σ(−m)/(1+BR), β = ½[σ(m)σ(−m) ŷ/(1+BR) + y σ(−m)], m = y ŷ; finite for any finite ŷ.
+    a² = ½ σ(m)σ(−m)/(1+BR), β = ½[σ(m)σ(−m) ŷ/(1+BR) + y σ(−m)], m = y ŷ; finite for any finite ŷ: with
+    e = e^{−|m|} ∈ (0, 1], σ(m)σ(−m) = e/(1+e)² and σ(−m) = e/(1+e) (m ≥ 0) or 1/(1+e) (m < 0), no overflow.
     """
     m = y * yhat
-    s_neg = sigmoid(-m)
-    q = sigmoid(m) * s_neg
+    e = math.exp(-abs(m))
+    s_neg = e / (1.0 + e) if m >= 0.0 else 1.0 / (1.0 + e)
+    q = e / ((1.0 + e) * (1.0 + e))
     k = 1.0 / (1.0 + B * R)
     return 0.5 * q * k, 0.5 * (q * yhat * k + y * s_neg)
+
+
+@njit(cache=True, fastmath=_LOOPS)
+def margin_statistics(Ainv, w, scalars, theta, x, v) -> tuple[float, float]:
+    """v = A_{t−1}⁻¹x_t (written into v) and (c, z0) = (xᵀA⁻¹x, xᵀθ_t), θ_t = A_{t−1}⁻¹b_{t−1} (eq. (11)).
+
+    Row-by-row dot products over the full symmetric A⁻¹ (contiguous, vectorised: BLAS dgemv's work). If the
+    previous round left its rank-one term pending (``scalars[_PENDING]``, see ``sherman_morrison_step``), each
+    row first receives A⁻¹[i, :] −= w_i w: the update of round t−1 and the mat-vec of round t share one pass.
+    """
+    d = x.shape[0]
+    c = 0.0
+    z0 = 0.0
+    pending = scalars[_PENDING] == 1.0
+    for i in range(d):
+        row = Ainv[i]
+        s = 0.0
+        if pending:
+            wi = w[i]
+            for j in range(d):
+                r = row[j] - wi * w[j]
+                row[j] = r
+                s += r * x[j]
+        else:
+            for j in range(d):
+                s += row[j] * x[j]
+        v[i] = s
+        c += x[i] * s
+        z0 += x[i] * theta[i]
+    scalars[_PENDING] = 0.0
+    return c, z0
+
+
+@njit(cache=True, fastmath=_LOOPS)
+def sherman_morrison_step(theta, v, c, z0, a2, beta, w, scalars) -> None:
+    """A⁻¹ ← (A + a²xxᵀ)⁻¹ = A⁻¹ − w wᵀ and θ ← A⁻¹b with b ← b + βx (eq. (5)); w = √(a²/(1 + a²c))·v.
+
+    θ_new = θ + (β − a² z0)/(1 + a²c)·v (v = A⁻¹x, c = xᵀv, z0 = xᵀθ) is applied now; the rank-one term is
+    left pending in w (``scalars[_PENDING]``) and applied by the next ``margin_statistics`` pass. The
+    denominator is ≥ 1 (a² ≥ 0, c ≥ 0), so nothing cancels; entries (i, j) and (j, i) receive the same product
+    w_i w_j, so the stored A⁻¹ stays exactly symmetric.
+    """
+    d = v.shape[0]
+    den = 1.0 + a2 * c
+    root = math.sqrt(a2 / den)
+    step = (beta - a2 * z0) / den
+    for i in range(d):
+        w[i] = root * v[i]
+        theta[i] += step * v[i]
+    scalars[_PENDING] = 1.0
+
+
+@njit(cache=True)
+def aioli_round(Ainv, theta, x, y, B, R, proper, learn, v, w, theta_hat, x_seen, scalars) -> float:
+    """One round of AIOLI (exact, eq. (3)) or of surrogate FTL (``proper``: θ̂_t = θ_t, eq. (11)), in place.
+
+    Prediction: v = A⁻¹x, c = xᵀv, z0 = xᵀθ_t, ŷ_t = z the root of z + (c/2)tanh(z/2) = z0 (``solve_margin``),
+    θ̂_t = θ_t − ½tanh(z/2)·v (written into ``theta_hat``). Learning (``learn``): the Sherman–Morrison step with
+    (a², β) of the surrogate (2) built at θ̂_t (``surrogate_increment``, eq. (5)); a², β are left in
+    ``scalars[_A2]``, ``scalars[_BETA]`` for the lazy sum A of eq. (5). A prediction without learning stores x in
+    ``x_seen`` and (c, z0, z) in ``scalars``: an update on an equal x right after reuses them (no second mat-vec).
+    Returns ŷ_t.
+    """
+    d = x.shape[0]
+    same = scalars[_CACHED] == 1.0
+    if same:
+        for i in range(d):
+            if x[i] != x_seen[i]:
+                same = False
+                break
+    if same:
+        c, z0, z = scalars[_C], scalars[_Z0], scalars[_Z]
+    else:
+        c, z0 = margin_statistics(Ainv, w, scalars, theta, x, v)
+        z = z0 if proper else solve_margin(z0, c)
+        q2 = 0.0 if proper else -0.5 * math.tanh(0.5 * z)
+        for i in range(d):
+            theta_hat[i] = theta[i] + q2 * v[i]
+    if not learn:
+        x_seen[:] = x
+        scalars[_CACHED], scalars[_C], scalars[_Z0], scalars[_Z] = 1.0, c, z0, z
+        return z
+    scalars[_CACHED] = 0.0
+    a2, beta = surrogate_increment(z, y, B, R)
+    sherman_morrison_step(theta, v, c, z0, a2, beta, w, scalars)
+    scalars[_A2], scalars[_BETA] = a2, beta
+    return z
+
+
+@njit(cache=True)
+def aioli_rounds(Ainv, theta, X, Y, B, R, proper, v, w, theta_hat, x_seen, scalars, out, a2s, betas) -> None:
+    """``aioli_round`` (predict then learn) on every row of X: ŷ into ``out``, a², β into ``a2s``, ``betas``."""
+    for i in range(X.shape[0]):
+        out[i] = aioli_round(Ainv, theta, X[i], Y[i], B, R, proper, True, v, w, theta_hat, x_seen, scalars)
+        a2s[i] = scalars[_A2]
+        betas[i] = scalars[_BETA]
 
 
 def aioli_theta_hat(A, b, x, B=None, R=None) -> np.ndarray:
@@ -180,31 +295,46 @@ class AIOLI(OnlineLearner):
                                         or inner_steps < 0):
             raise ValueError(f"inner_steps must be None or an integer >= 0, got {inner_steps!r}")
         self.inner_steps = None if inner_steps is None else int(inner_steps)
-        self._Ainv = np.asfortranarray(np.eye(self.d) / self.lam)  # upper triangle is authoritative
-        self._A = np.eye(self.d) * self.lam
+        self._Ainv = np.eye(self.d) / self.lam  # full, C order, exactly symmetric (``sherman_morrison_step``)
+        self._A = np.eye(self.d) * self.lam  # upper triangle authoritative, pending terms folded lazily
         self._theta = np.zeros(self.d)
         self._b = np.zeros(self.d)
-        self._pending_x: list[np.ndarray] = []
-        self._pending_a2: list[float] = []
-        self._pending_beta: list[float] = []
+        self._buffers(0)
         self.t = 0
-        self._last = None  # (θ̂ of the last x seen by predict/update, its ŷ)
-        self._cache = None
+        # The compiled exact round calls no BLAS (the fold of A every 256 rounds guards itself), so predict/update
+        # skip the BLAS guard; Algorithm 2 (LAPACK eigh per round) and a subclass overriding _predict/_update (its
+        # code may call BLAS) keep it.
+        cls = type(self)
+        self._round_calls_blas = (self.inner_steps is not None or cls._predict is not AIOLI._predict
+                                  or cls._update is not AIOLI._update)
+
+    def _buffers(self, n_pending: int) -> None:
+        """Work arrays of the round kernel (allocated once per dimension): v = A⁻¹x, θ̂, the x of the last
+        prediction, the scalars of ``aioli_round``, and the pending rows (x_s, a²_s, β_s) of the lazy sum A."""
+        d = self.d
+        self._v = np.zeros(d)
+        self._w = np.zeros(d)  # the pending rank-one factor of A⁻¹ (``sherman_morrison_step``)
+        self._theta_hat = np.zeros(d)
+        self._x_seen = np.zeros(d)
+        self._scalars = np.zeros(7)
+        self._yhat = None  # ŷ of the last x seen by predict/update (None: none yet)
+        self._pending_X = np.zeros((_FOLD_EVERY, d))
+        self._pending_a2 = np.zeros(_FOLD_EVERY)
+        self._pending_beta = np.zeros(_FOLD_EVERY)
+        self._n_pending = n_pending
+
+    def __setstate__(self, state: dict) -> None:
+        """Unpickling: the round kernel works in place, so read-only arrays (e.g. a read-only memory map)
+        are copied."""
+        self.__dict__.update({k: np.array(v) if isinstance(v, np.ndarray) and not v.flags.writeable else v
+                              for k, v in state.items()})
 
     # ---- θ̂_t(x) --------------------------------------------------------------------------------
     _proper = False  # SurrogateFTL (θ̂_t = θ_t, eq. (11)) sets True
 
-    def _coefficients(self, z0: float, c: float) -> tuple[float, float, float]:
-        """(ŷ, q1, q2) with θ̂ = q1·θ_t + q2·A⁻¹x."""
-        if self._proper:
-            return z0, 1.0, 0.0
-        if self.inner_steps is None:
-            z = solve_margin(z0, c)
-            return z, 1.0, -0.5 * math.tanh(0.5 * z)
-        return self._algorithm2_coefficients(z0, c)
-
     def _algorithm2_coefficients(self, z0: float, c: float) -> tuple[float, float, float]:
-        self._fold()
+        """(ŷ, q1, q2) with θ̃ = q1·θ_t + q2·A⁻¹x: Algorithm 2's T gradient steps on Ω_t (eqs. (6), (7))."""
+        self._fold()  # b_{t−1} is needed in full
         bAb = float(self._b @ self._theta)
         G = np.array([[bAb, z0], [z0, c]])
         sig, U = np.linalg.eigh(G)
@@ -223,88 +353,82 @@ class AIOLI(OnlineLearner):
         q = U @ (w / root)
         return float(q[0] * z0 + q[1] * c), float(q[0]), float(q[1])
 
-    def _round(self, x: np.ndarray):
-        v = _symv(1.0, self._Ainv, x)
-        c = float(x @ v)
-        z0 = float(x @ self._theta)
-        yhat, q1, q2 = self._coefficients(z0, c)
-        return yhat, q1, q2, v, c, z0
-
-    def _predict(self, x: np.ndarray) -> float:
-        r = self._round(x)
-        yhat, q1, q2, v = r[:4]
-        self._last = (q1 * self._theta + q2 * v, yhat)
-        self._cache = (x.tobytes(), r)  # reused by update(x, y) on the same x; dropped by any update
+    def _algorithm2_round(self, x: np.ndarray, y: float, learn: bool) -> float:
+        """Algorithm 2's round: the kernel's mat-vec and Sherman–Morrison step around θ̃_t's coefficients."""
+        c, z0 = margin_statistics(self._Ainv, self._w, self._scalars, self._theta, x, self._v)
+        yhat, q1, q2 = self._algorithm2_coefficients(z0, c)
+        self._theta_hat[:] = q1 * self._theta + q2 * self._v
+        if learn:
+            a2, beta = surrogate_increment(yhat, y, self.B, self.R)
+            sherman_morrison_step(self._theta, self._v, c, z0, a2, beta, self._w, self._scalars)
+            self._scalars[_A2], self._scalars[_BETA] = a2, beta
         return yhat
+
+    def _round(self, x: np.ndarray, y: float = 0.0, learn: bool = False) -> float:
+        if self.inner_steps is None:
+            yhat = aioli_round(self._Ainv, self._theta, x, y, self.B, self.R, self._proper, learn, self._v,
+                               self._w, self._theta_hat, self._x_seen, self._scalars)
+        else:
+            yhat = self._algorithm2_round(x, y, learn)
+        self._yhat = yhat
+        return yhat
+
+    _predict = _round  # (x, y=0.0 unused, learn=False)
 
     # ---- learning -------------------------------------------------------------------------------
     def _update(self, x: np.ndarray, y: float) -> None:
-        cache, self._cache = self._cache, None
-        if cache is not None and cache[0] == x.tobytes():
-            yhat, q1, q2, v, c, z0 = cache[1]
-        else:
-            yhat, q1, q2, v, c, z0 = self._round(x)
-        self._last = (q1 * self._theta + q2 * v, yhat)
-        self._learn(x, y, yhat, v, c, z0)
-        self._pending_x.append(x.copy())
-        self._pending_a2.append(self._a2_last)
-        self._pending_beta.append(self._beta_last)
-        if len(self._pending_x) >= _FOLD_EVERY:
+        self._round(x, y, True)
+        self.t += 1
+        k = self._n_pending
+        self._pending_X[k] = x
+        self._pending_a2[k] = self._scalars[_A2]
+        self._pending_beta[k] = self._scalars[_BETA]
+        self._n_pending = k + 1
+        if self._n_pending == _FOLD_EVERY:
             self._fold()
 
-    def _learn(self, x, y, yhat, v, c, z0) -> None:
-        a2, beta = surrogate_increment(yhat, y, self.B, self.R)
-        den = 1.0 + a2 * c
-        self._Ainv = _syr(-a2 / den, v, a=self._Ainv, overwrite_a=1)
-        self._theta = _axpy(v, self._theta, a=(beta - a2 * z0) / den)
-        self._a2_last, self._beta_last = a2, beta
-        self.t += 1
+    def _apply_pending(self) -> None:
+        """Apply the pending rank-one term to the stored A⁻¹ (a mat-vec pass with x = 0; v is overwritten)."""
+        if self._scalars[_PENDING] == 1.0:
+            margin_statistics(self._Ainv, self._w, self._scalars, self._theta, np.zeros(self.d), self._v)
+            self._scalars[_CACHED] = 0.0
 
     def _fold(self) -> None:
-        if self._pending_x:
-            self._fold_rows(np.asarray(self._pending_x), np.asarray(self._pending_a2),
-                            np.asarray(self._pending_beta))
-            self._pending_x.clear()
-            self._pending_a2.clear()
-            self._pending_beta.clear()
+        k = self._n_pending
+        if k:
+            self._n_pending = 0
+            with single_threaded_blas:
+                self._fold_rows(self._pending_X[:k], self._pending_a2[:k], self._pending_beta[:k])
 
     def _fold_rows(self, X, a2, beta) -> None:
-        """A += Σ a²_s x_s x_sᵀ and b += Σ β_s x_s (eq. (5)), exactly, in BLAS-3 blocks."""
+        """A += Σ a²_s x_s x_sᵀ (upper triangle, BLAS dsyrk on the rows a_s x_s, a²_s ≥ 0) and b += Σ β_s x_s
+        (eq. (5)), exactly, in BLAS-3 blocks."""
         for s in range(0, X.shape[0], 4096):
-            Xs = X[s:s + 4096]
-            self._A += Xs.T @ (a2[s:s + 4096, None] * Xs)
-            self._b += Xs.T @ beta[s:s + 4096]
+            Xs = np.sqrt(a2[s:s + 4096])[:, None] * X[s:s + 4096]
+            self._A = _syrk(1.0, Xs, beta=1.0, c=self._A.T, trans=1, lower=1, overwrite_c=1).T
+            self._b += X[s:s + 4096].T @ beta[s:s + 4096]
 
     def _run_rows(self, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
         if self.inner_steps is not None:
             return super()._run_rows(X, Y)
-        self._fold()
-        self._cache = None
         n = X.shape[0]
-        out = np.empty(n)
-        a2s = np.empty(n)
-        betas = np.empty(n)
-        Ainv, theta = self._Ainv, self._theta
-        B, R, last, increment, margin = self.B, self.R, n - 1, surrogate_increment, solve_margin
-        symv, syr, axpy, proper = _symv, _syr, _axpy, self._proper
-        for i, y in enumerate(Y.tolist()):
-            x = X[i]
-            v = symv(1.0, Ainv, x)
-            c = float(x.dot(v))
-            z0 = float(x.dot(theta))
-            z = z0 if proper else margin(z0, c)
-            out[i] = z
-            a2, beta = increment(z, y, B, R)
-            den = 1.0 + a2 * c
-            Ainv = syr(-a2 / den, v, a=Ainv, overwrite_a=1)
-            if i == last:
-                self._last = (theta.copy() if proper else theta + (-0.5 * math.tanh(0.5 * z)) * v, z)
-            theta = axpy(v, theta, a=(beta - a2 * z0) / den)
-            a2s[i] = a2
-            betas[i] = beta
-        self._Ainv, self._theta = Ainv, theta
+        out, a2s, betas = np.empty(n), np.empty(n), np.empty(n)
+        self._scalars[_CACHED] = 0.0
+        aioli_rounds(self._Ainv, self._theta, X, Y, self.B, self.R, self._proper, self._v, self._w,
+                     self._theta_hat, self._x_seen, self._scalars, out, a2s, betas)
+        if n:
+            self._yhat = float(out[-1])
         self.t += n
-        self._fold_rows(X, a2s, betas)
+        k = self._n_pending
+        if k + n < _FOLD_EVERY:  # a short batch joins the pending rows (no O(d²) pass over A per call)
+            self._pending_X[k:k + n] = X
+            self._pending_a2[k:k + n] = a2s
+            self._pending_beta[k:k + n] = betas
+            self._n_pending = k + n
+        else:
+            self._fold()
+            with single_threaded_blas:
+                self._fold_rows(X, a2s, betas)
         return out
 
     def extend(self, k) -> None:
@@ -314,14 +438,15 @@ class AIOLI(OnlineLearner):
         k = check_extension(k)
         if k == 0:
             return
-        self._Ainv = pad_matrix(np.triu(self._Ainv), k, 1.0 / self.lam, order="F")
-        self._A = pad_matrix(self._A, k, self.lam)
+        self._fold()
+        self._apply_pending()
+        theta_hat, yhat = pad_vector(self._theta_hat, k), self._yhat
+        self._Ainv = pad_matrix(self._Ainv, k, 1.0 / self.lam)
+        self._A = pad_matrix(np.triu(self._A), k, self.lam)
         self._theta, self._b = pad_vector(self._theta, k), pad_vector(self._b, k)
-        self._pending_x = [pad_vector(x, k) for x in self._pending_x]
-        if self._last is not None:
-            self._last = (pad_vector(self._last[0], k), self._last[1])
-        self._cache = None
         self.d += k
+        self._buffers(0)
+        self._theta_hat[:], self._yhat = theta_hat, yhat
 
     # ---- inspection -----------------------------------------------------------------------------
     def theta_hat(self, x) -> np.ndarray:
@@ -329,13 +454,15 @@ class AIOLI(OnlineLearner):
         from ._base import check_vector
 
         xv = check_vector(x, self.d, self.R)
-        _, q1, q2, v, _, _ = self._round(xv)
-        return q1 * self._theta + q2 * v
+        probe = self.copy()
+        probe._round(xv, 0.0, False)
+        return probe._theta_hat.copy()
 
     def state(self) -> dict:
         self._fold()
-        Ainv = np.triu(self._Ainv) + np.triu(self._Ainv, 1).T
-        theta_hat, yhat = (None, None) if self._last is None else (self._last[0].copy(), self._last[1])
-        return {"theta_hat": theta_hat, "y_hat": yhat, "theta": self._theta.copy(), "A": self._A.copy(),
-                "A_inv": Ainv, "b": self._b.copy(), "t": self.t, "lam": self.lam, "B": self.B, "R": self.R,
-                "inner_steps": self.inner_steps}
+        self._apply_pending()
+        sym = lambda M: np.triu(M) + np.triu(M, 1).T  # noqa: E731  (upper triangle -> full symmetric)
+        theta_hat = None if self._yhat is None else self._theta_hat.copy()
+        return {"theta_hat": theta_hat, "y_hat": self._yhat, "theta": self._theta.copy(), "A": sym(self._A),
+                "A_inv": self._Ainv.copy(), "b": self._b.copy(), "t": self.t, "lam": self.lam, "B": self.B,
+                "R": self.R, "inner_steps": self.inner_steps}

@@ -6,13 +6,41 @@ is attacked with the budget of the registered check, another seed and every para
 a markdown table (found?, sequences, seconds, witness parameters) and the fraction found.
 
 Usage: ``python benchmarks/hunting_quality.py [CLAIM ...]`` (default: every hunted bound).
+``python benchmarks/hunting_quality.py --throughput [SECONDS]``: campaign sequences/s (the float64 search runs
+the shipped learners of algorithms/) with 1 and 2 Dask workers on ``olr-verify hunt``'s default throughput
+claims, printed with the machine's load average (timings under load are inflated).
 """
 from __future__ import annotations
 
 import sys
+from pathlib import Path
+
+# run as a script, benchmarks/ comes first on sys.path and benchmarks/algorithms.py would shadow the package
+if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
+    sys.path.pop(0)
+
+
+def throughput(seconds: float) -> int:
+    import json
+    import os
+
+    from olr_verify.hunting import campaign
+
+    claims = campaign.select_claims(None)[:2]
+    load_before = os.getloadavg()
+    tp = campaign.throughput(claims, seconds, unit_seconds=5.0)
+    print(json.dumps({"claims": claims, "seconds_per_setting": seconds,
+                      "sequences_per_s_1_worker": round(tp["1_workers"]["throughput"], 2),
+                      "sequences_per_s_2_workers": round(tp["2_workers"]["throughput"], 2),
+                      "speedup": round(tp["speedup"], 3), "cpus": os.cpu_count(),
+                      "load_average_before": [round(v, 2) for v in load_before],
+                      "load_average_after": [round(v, 2) for v in os.getloadavg()]}))
+    return 0
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--throughput"]:
+        return throughput(float(argv[1]) if len(argv) > 1 else 30.0)
     from olr_verify.hunting.planted import attack, default_budget, hunted_claims
 
     claims = argv or hunted_claims()

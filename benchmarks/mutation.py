@@ -16,6 +16,12 @@ survivors ("no tests").
 Prints a markdown table per file and the line ``mutation score: K/N killed (P %)`` with K = killed + timed out,
 N = every mutant generated. Exit status 0 even below the 90 % target: the number is the result.
 
+Compiled kernels. mutmut never mutates a decorated function (it cannot rebuild its trampoline around an arbitrary
+decorator), so numba's ``@njit``/``@jit`` kernels (AIOLI's round) would silently drop out of the denominator. In
+the scratch copy only, those decorators are removed from the files to mutate (``strip_jit_decorators``) and every
+run has ``NUMBA_DISABLE_JIT=1``, under which numba's decorators are the identity anyway: the mutated code is the
+kernel's Python source, run as plain Python (numba's documented debugging mode). Nothing else is excluded.
+
 ``--retest-survivors`` reuses the scratch tree of an earlier run (``--workdir``): it copies the current test
 selection into it again and re-runs only the mutants that were not detected, so that new tests can be checked
 against the survivors in minutes instead of re-running every mutant (the mutated sources stay those of the
@@ -24,6 +30,7 @@ earlier run).
 from __future__ import annotations
 
 import argparse
+import ast
 import os
 import re
 import shutil
@@ -38,6 +45,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 COPY = ["algorithms", "reference", "tests/conftest.py", "pyproject.toml"]
 DETECTED = ("killed", "timeout")
+JIT_DECORATORS = {"njit", "jit"}  # numba's; the identity under NUMBA_DISABLE_JIT=1
 
 
 def mutmut_config() -> dict:
@@ -54,6 +62,47 @@ def prepare(workdir: Path, config: dict) -> None:
             shutil.copytree(src, dst, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         else:
             shutil.copy2(src, dst)
+    for rel in config["only_mutate"]:
+        strip_jit_decorators(workdir / rel)
+
+
+def numba_jit_names(tree: ast.Module) -> tuple[set[str], set[str]]:
+    """(names bound to numba.njit/numba.jit by ``from numba import ...``, aliases of ``import numba``)."""
+    names, modules = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "numba":
+            names |= {a.asname or a.name for a in node.names if a.name in JIT_DECORATORS}
+        elif isinstance(node, ast.Import):
+            modules |= {a.asname or a.name for a in node.names if a.name == "numba"}
+    return names, modules
+
+
+def jit_decorator_lines(source: str) -> list[tuple[int, int]]:
+    """(first, last) line of every numba ``@njit``/``@jit`` decorator (bare, called, or ``numba.``-qualified)."""
+    tree = ast.parse(source)
+    names, modules = numba_jit_names(tree)
+    spans = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for dec in node.decorator_list:
+                target = dec.func if isinstance(dec, ast.Call) else dec
+                if (isinstance(target, ast.Name) and target.id in names) or (
+                        isinstance(target, ast.Attribute) and target.attr in JIT_DECORATORS
+                        and isinstance(target.value, ast.Name) and target.value.id in modules):
+                    spans.append((dec.lineno, dec.end_lineno))
+    return spans
+
+
+def strip_jit_decorators(path: Path) -> int:
+    """Replace each numba jit decorator of ``path`` by a comment line (line numbers kept); returns how many."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    spans = jit_decorator_lines("".join(lines))
+    for first, last in spans:
+        indent = lines[first - 1][:len(lines[first - 1]) - len(lines[first - 1].lstrip())]
+        for i in range(first - 1, last):
+            lines[i] = f"{indent}# (numba decorator removed for mutation testing: NUMBA_DISABLE_JIT=1)\n"
+    path.write_text("".join(lines), encoding="utf-8")
+    return len(spans)
 
 
 def test_selection(config: dict) -> list[str]:
@@ -75,7 +124,8 @@ def refresh_tests(workdir: Path, config: dict) -> None:
 def mutmut(workdir: Path, *args: str) -> subprocess.CompletedProcess:
     """Run the mutmut of this interpreter's environment in ``workdir``."""
     exe = Path(sys.executable).parent / "mutmut"
-    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", PYTHONDONTWRITEBYTECODE="1")
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", PYTHONDONTWRITEBYTECODE="1",
+               NUMBA_DISABLE_JIT="1")
     return subprocess.run([str(exe), *args], cwd=workdir, env=env, capture_output=True, text=True)
 
 

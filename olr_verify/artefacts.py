@@ -32,6 +32,7 @@ Tolerances are never read from the artefact. The details say exactly what was ch
 from __future__ import annotations
 
 import json
+import os
 import math
 import re
 import signal
@@ -98,12 +99,18 @@ def _constant(name: str) -> float:
 
 def load(path: str | Path) -> dict[str, Any]:
     """The artefact at ``path`` (size-capped JSON: no NaN/Infinity, no huge numbers)."""
+    import stat
+
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise ArtefactError(f"{path}: {size} bytes, more than {MAX_BYTES}")
-        text = path.read_text(encoding="utf-8")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block the open
+        with os.fdopen(fd, "rb") as handle:  # fstat of the opened file: a device or pipe is never read
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise ArtefactError("not a regular file")
+            raw = handle.read(MAX_BYTES + 1)
+        if len(raw) > MAX_BYTES:
+            raise ArtefactError(f"more than {MAX_BYTES} bytes")
+        text = raw.decode("utf-8")
         data = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
     except ArtefactError as exc:
         raise ArtefactError(f"{path}: {exc}") from None

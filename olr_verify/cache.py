@@ -2,7 +2,7 @@
 
 Checks run in separate processes; ``shared(ctx, key, compute)`` computes ``compute()`` once per run
 and (quick, seed): the first process to ask holds a file lock while it computes and pickles the
-result under ``<out>/.cache/``; the others wait on the lock and read it. The runner empties the
+result under ``<out>/.olr-verify-cache/``; the others wait on the lock and read it. The runner empties the
 cache at the start of every run, so nothing is reused across runs or code changes.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from olr_verify.outcome import Context
 
-CACHE_DIR = ".cache"
+CACHE_DIR = ".olr-verify-cache"
 
 
 def shared(ctx: Context, key: str, compute: Callable[[], Any]) -> Any:

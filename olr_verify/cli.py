@@ -90,18 +90,19 @@ def duration(text: str) -> float:
     return seconds
 
 
-def add_papers(folders: list[str]) -> None:
-    """Add each ``--paper DIR`` to the registry of this process (CONTRACT: a paper as a folder)."""
+def add_papers(folders: list[str], run_code: bool = False, listing: bool = False) -> None:
+    """Add each ``--paper DIR`` to the registry of this process (CONTRACT: a paper as a folder); a folder's
+    Python modules run only with ``--allow-code``, and never for ``list``."""
     from olr_verify import registry
 
     for folder in folders:
-        registry.add_paper(folder)
+        registry.add_paper(folder, run_code=run_code, listing=listing)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     from olr_verify import runner
 
-    add_papers(args.paper)
+    add_papers(args.paper, run_code=args.allow_code)
 
     results = runner.run(Path(args.out), only=args.only, quick=args.quick, jobs=args.jobs,
                          progress=not args.no_progress, seed=args.seed)
@@ -129,7 +130,7 @@ def _latest_statuses(path: Path) -> dict[str, str]:
 def cmd_list(args: argparse.Namespace) -> int:
     from olr_verify import registry
 
-    add_papers(args.paper)
+    add_papers(args.paper, listing=True)
     statuses = _latest_statuses(Path(args.results))
     shown = 0
     for c in registry.select(args.only, seed=args.seed, kind=args.kind):
@@ -146,7 +147,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_replay(args: argparse.Namespace) -> int:
     from olr_verify import artefacts
 
-    add_papers(args.paper)
+    add_papers(args.paper, run_code=args.allow_code)
     confirmed, details = artefacts.replay(args.path)
     print(json.dumps({"confirmed": confirmed, **details}, indent=1, default=str))
     return 0 if confirmed else 1
@@ -178,6 +179,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--paper", action="append", default=[], metavar="DIR",
                    help="add the paper folder DIR (paper.toml) to the registry (repeatable)")
+    p.add_argument("--allow-code", action="store_true",
+                   help="import the *.py check modules of the --paper folders (they run as Python)")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("list", help="list registered claims")
@@ -195,6 +198,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path")
     p.add_argument("--paper", action="append", default=[], metavar="DIR",
                    help="a paper folder whose claims the artefact may belong to (repeatable)")
+    p.add_argument("--allow-code", action="store_true",
+                   help="import the *.py check modules of the --paper folders (they run as Python)")
     p.set_defaults(func=cmd_replay)
 
     for name, module, text in (("prove", "olr_verify.prover.cli", "prove a scalar inequality"),

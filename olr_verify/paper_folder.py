@@ -24,10 +24,15 @@ from typing import Any, Callable
 from olr_verify.outcome import Context, Outcome
 
 KEY_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
-DECLARATIVE = ("scalar-inequality", "identity", "chain", "regret-bound")
+DECLARATIVE = ("scalar-inequality", "identity", "chain", "regret-bound", "undecided")
+_NODE_FIELDS = {"relation", "lhs", "rhs", "links", "domain", "label", "reading", "search_only", "prover_seconds",
+                "what", "points", "method", "evidence", "restricted", "cited", "symbols"}
+ASSUMPTIONS = ("positive", "nonnegative", "negative", "nonpositive", "real", "nonzero", "integer")
+
+
 _CLAIM_FIELDS = {"id", "title", "check_kind", "statement", "source", "notes", "variant_of", "defect",
-                 "defect_reason", "depends_on", "domain", "relation", "lhs", "rhs", "links", "learner",
-                 "learner_params", "bound", "params"}
+                 "defect_reason", "defect_range", "depends_on", "domain", "printed_domain", "relation", "lhs", "rhs", "links", "learner",
+                 "learner_params", "bound", "params", "inconclusive"} | _NODE_FIELDS
 _PAPER_FIELDS = {"key", "title", "authors", "notes"}
 
 
@@ -89,46 +94,106 @@ def domain_of(value: Any, where: str) -> dict[str, tuple[str, str]]:
     return out
 
 
-def _link(entry: dict[str, Any], where: str) -> Callable[[Context], Outcome]:
-    """The decider of one inequality or identity entry."""
-    from olr_verify.checks import scalar_common as sc
-    from olr_verify.expr import parse_expr, parse_relation
+def _node(entry: dict[str, Any], where: str) -> Callable[[Context], Outcome]:
+    """The decider of one inequality, identity or chain (a claim, or a link of a chain), with its wrappers:
+    ``restricted = { proved_on, printed }`` (a proof of less than the printed domain is ``verified``) and
+    ``cited`` (one step is a citation, so at most ``verified``): :mod:`olr_verify.checks.verdicts`."""
+    from olr_verify.checks import verdicts
 
+    decide = _bare_node(entry, where)
+    extra = entry.get("evidence")
+    if extra is not None and "links" not in entry:  # a chain passes it to combine
+        if not isinstance(extra, dict):
+            raise PaperError(f"{where}: evidence must be a table")
+        bare, decide = decide, lambda ctx: _with_evidence(bare(ctx), extra)
+    restricted, cited = entry.get("restricted"), entry.get("cited")
+    if restricted is not None:
+        if not (isinstance(restricted, dict) and set(restricted) == {"proved_on", "printed"}):
+            raise PaperError(f"{where}: restricted must be {{ proved_on = \"...\", printed = \"...\" }}")
+        inner, decide = decide, lambda ctx: verdicts.on_printed_domain(inner(ctx), str(restricted["proved_on"]),
+                                                                      str(restricted["printed"]))
+    if cited is not None:
+        inner_c, decide = decide, lambda ctx: verdicts.not_a_certificate(inner_c(ctx), str(cited))
+    return decide
+
+
+def _with_evidence(out: Outcome, extra: dict[str, Any]) -> Outcome:
+    """``out`` with the declared extra evidence (notes, readings) added; the verdict is unchanged."""
+    return Outcome(out.status, out.method, {**out.evidence, **extra}, out.counterexample, out.certificate)
+
+
+def _bare_node(entry: dict[str, Any], where: str) -> Callable[[Context], Outcome]:
+    from olr_verify.checks import scalar_common as sc
+    from olr_verify.expr import parse_relation
+
+    if "links" in entry:
+        links = entry["links"]
+        if not isinstance(links, list) or not links or not all(isinstance(x, dict) for x in links):
+            raise PaperError(f"{where}: a chain needs a non-empty list of links (tables)")
+        unknown = set().union(*links) - _NODE_FIELDS
+        if unknown:
+            raise PaperError(f"{where}: unknown link field(s) {sorted(unknown)}")
+        deciders = [(str(link.get("label", f"link-{i + 1}")), _node(link, f"{where}, link {i + 1}"))
+                    for i, link in enumerate(links)]
+        method = str(entry.get("method", "printed chain, link by link"))
+        extra = entry.get("evidence")
+        return lambda ctx: sc.combine([(label, decide(ctx)) for label, decide in deciders], method, extra)
     domain = domain_of(entry.get("domain"), where)
     names = list(domain)
+    reading = str(entry.get("reading", ""))
     try:
         if "relation" in entry:
             relation = str(entry["relation"])
             parse_relation(relation, names)
-            return lambda ctx: sc.inequality(relation, domain, ctx)
+            seconds = entry.get("prover_seconds")
+            use_prover = not entry.get("search_only", False)
+            return lambda ctx: sc.inequality(relation, domain, ctx, reading=reading, use_prover=use_prover,
+                                             prover_seconds=seconds)
         if "lhs" in entry and "rhs" in entry:
-            # plain (not real) symbols: scalar_common substitutes sample points by Symbol(name)
-            lhs, rhs = (parse_expr(str(entry[k]), names, real=False) for k in ("lhs", "rhs"))
-            return lambda ctx: sc.identity(lhs, rhs, domain, ctx)
+            symbols = entry.get("symbols", {})
+            lhs, rhs = (identity_names(str(entry[k]), domain, symbols) for k in ("lhs", "rhs"))
+            what, points = str(entry.get("what", "")), entry.get("points")
+            return lambda ctx: sc.identity(lhs, rhs, domain, ctx, what=what, points=points, assumptions_note=reading)
     except ValueError as exc:
         raise PaperError(f"{where}: {exc}") from None
     raise PaperError(f"{where}: needs relation (an inequality) or lhs and rhs (an identity)")
 
 
-def declarative_check(entry: dict[str, Any], where: str) -> Callable[[Context], Outcome]:
-    """The check function of a declared claim (no Python in the paper folder)."""
+def identity_names(text: str, domain: dict[str, Any], symbols: Any) -> Any:
+    """An identity's side, read with the domain's names as plain (not real) symbols -- scalar_common
+    substitutes sample points by ``Symbol(name)`` -- and the ``symbols`` table's names with the assumptions it
+    gives (``{ s = "positive" }``; ``""`` for a symbol outside the domain, left free)."""
+    import sympy as sp
+
+    from olr_verify.expr import parse_expr
+
+    if not isinstance(symbols, dict):
+        raise PaperError("symbols must be a table name -> assumptions")
+    names = {n: sp.Symbol(n) for n in domain}
+    for name, given in symbols.items():
+        words = str(given).split()
+        if not set(words) <= set(ASSUMPTIONS):
+            raise PaperError(f"symbols.{name}: assumptions must be among {ASSUMPTIONS}, got {given!r}")
+        names[str(name)] = sp.Symbol(str(name), **{w: True for w in words})
+    return parse_expr(text, names, real=False)
+
+
+_DECISION_FIELDS = ("relation", "lhs", "rhs", "links", "learner", "bound", "inconclusive")
+
+
+def declarative_check(entry: dict[str, Any], where: str) -> Callable[[Context], Outcome] | None:
+    """The check function of a declared claim (no Python in the paper folder), or None when the entry carries
+    none of the fields a declarative kind is decided from (its check is then a Python ``@check``)."""
     kind = entry["check_kind"]
-    if kind in ("scalar-inequality", "identity"):
-        if (kind == "identity") != ("relation" not in entry):
+    if not any(field in entry for field in _DECISION_FIELDS):
+        return None
+    if kind in ("scalar-inequality", "identity", "chain"):
+        shape = "chain" if "links" in entry else "scalar-inequality" if "relation" in entry else "identity"
+        if shape != kind:
             raise PaperError(f"{where}: check_kind {kind!r} does not match its fields")
-        return _link(entry, where)
-    if kind == "chain":
-        links = entry.get("links")
-        if not isinstance(links, list) or not links:
-            raise PaperError(f"{where}: a chain needs a non-empty list of links")
-        deciders = [_link(link, f"{where}, link {i + 1}") for i, link in enumerate(links)]
-
-        def chain(ctx: Context) -> Outcome:
-            from olr_verify.checks.scalar_common import combine
-
-            return combine([(f"link-{i + 1}", decide(ctx)) for i, decide in enumerate(deciders)])
-
-        return chain
+        return _node(entry, where)
+    if kind == "undecided":
+        return _undecided(entry.get("inconclusive"), where)
     if kind == "regret-bound":
         from olr_verify.hunting.declared import DeclaredBound, decide
 
@@ -141,8 +206,24 @@ def declarative_check(entry: dict[str, Any], where: str) -> Callable[[Context], 
                      f"(declarative kinds: {', '.join(DECLARATIVE)})")
 
 
+def _undecided(table: Any, where: str) -> Callable[[Context], Outcome]:
+    """A claim that cannot be decided (e.g. its statement is lost in the source): ``inconclusive = { method,
+    reason, ... }`` is reported as is. Only ``inconclusive`` can be declared: every other status needs a decider."""
+    plain = (str, int, float, bool)
+    if not (isinstance(table, dict) and isinstance(table.get("reason"), str) and table["reason"]
+            and isinstance(table.get("method", ""), str)
+            and all(isinstance(v, plain) or (isinstance(v, list) and all(isinstance(x, plain) for x in v))
+                    for v in table.values())):
+        raise PaperError(f"{where}: inconclusive must be a table of plain values with a non-empty reason")
+    method = table.get("method", "none")
+    evidence = {k: v for k, v in table.items() if k != "method"}
+    return lambda ctx: Outcome("inconclusive", method, dict(evidence))
+
+
 def domain_text(entry: dict[str, Any]) -> str:
-    """A one-line rendering of a declared domain for the report."""
+    """A one-line rendering of a declared domain for the report (``printed_domain`` when given, as printed)."""
+    if isinstance(entry.get("printed_domain"), str):
+        return entry["printed_domain"]
     dom = entry.get("domain")
     if isinstance(dom, dict):
         return ", ".join(f"{k} ∈ [{v[0]}, {v[1]}]" for k, v in dom.items())

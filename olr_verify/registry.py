@@ -1,7 +1,8 @@
 """The claim registry: every printed statement of the five papers, and the check that decides it.
 
-Claims are declared as data in ``olr_verify/claims/s<seed>.toml`` (one file per paper, in printed
-order); checks are Python functions attached to a claim id with :func:`check`::
+A paper is a folder (docs/claims.md): ``paper.toml`` lists its claims in printed order, as data; a claim of a
+declarative kind (scalar-inequality, identity, chain, regret-bound) is decided from its fields alone, the others
+by Python functions attached to the claim id with :func:`check`::
 
     from olr_verify.registry import check
 
@@ -19,15 +20,13 @@ import fnmatch
 import importlib
 import pkgutil
 import re
-import tomllib
 from functools import cache
 from pathlib import Path
 from typing import Callable
 
 from olr_verify.outcome import Context, Outcome
 
-CLAIMS_DIR = Path(__file__).parent / "claims"
-SEEDS = ("000", "001", "002", "003", "004")
+PAPERS_DIR = Path(__file__).parent / "papers"  # the seed papers, one folder each (s000_aioli ...)
 KINDS = ("lemma", "theorem", "proposition", "corollary", "assumption", "equation",
          "algorithm", "table", "figure", "claim")
 DEFECTS = ("substantive", "slip", "domain", "extraction")  # CONTRACT.md: the class of a refuted claim
@@ -109,60 +108,87 @@ def check(claim_id: str) -> Callable[[CheckFn], CheckFn]:
 
 @cache
 def load_checks() -> None:
-    """Import every module of :mod:`olr_verify.checks` so their decorators run."""
-    import olr_verify.checks as pkg
+    """Register every check: the declared claims of the seed folders, then the ``@check`` modules of
+    :mod:`olr_verify.papers` (the seed folders) and of the shared :mod:`olr_verify.checks`."""
+    import olr_verify.checks as shared
+    import olr_verify.papers as seeds
 
-    for info in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
-        importlib.import_module(info.name)
-
-
-def _read_toml(path: Path) -> tuple[Paper | None, list[Claim]]:
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
-    paper = Paper(**data["paper"]) if "paper" in data else None
-    claims = [Claim(**entry) for entry in data.get("claim", [])]
-    for c in claims:
-        validate_id(c.id)
-        if paper is not None and c.seed != paper.seed:
-            raise ValueError(f"{path.name}: claim {c.id} is not of seed {paper.seed}")
-    return paper, claims
+    _seed_folders()
+    for pkg in (seeds, shared):
+        for info in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
+            importlib.import_module(info.name)
 
 
-def _claim_files() -> list[Path]:
-    """The papers' lists (``s000.toml`` ...) first, then added claims (``extra_*.toml``)."""
-    return sorted(CLAIMS_DIR.glob("s*.toml")) + sorted(CLAIMS_DIR.glob("extra_*.toml"))
+def _load_folder(folder: Path) -> tuple[Paper, list[Claim], dict[str, CheckFn]]:
+    """One paper folder's ``paper.toml``: the paper, its claims, and the checks of its declared claims.
 
-
-_FOLDERS: list[tuple[Paper, list[Claim]]] = []  # papers added with add_paper(), in order
-
-
-def add_paper(folder: str | Path) -> Paper:
-    """Add the paper folder ``folder`` (``paper.toml`` + optional ``@check`` modules) to the registry.
-
-    Declarative claims get their checks from :mod:`olr_verify.paper_folder`; the folder's Python modules are
-    imported so that their ``@check`` functions register. Raises :class:`olr_verify.paper_folder.PaperError`.
+    The one loader of the registry: the five seed folders (``olr_verify/papers/s*``) and every
+    ``--paper DIR`` are read by it. Raises :class:`olr_verify.paper_folder.PaperError`.
     """
     from olr_verify import paper_folder
 
     meta, entries = paper_folder.read(folder)
     paper = Paper(seed=meta["key"], title=meta.get("title", ""), authors=meta.get("authors", ""),
                   notes=meta.get("notes", ""))
-    if paper.seed in papers():
-        raise paper_folder.PaperError(f"--paper {folder}: key {paper.seed!r} is already registered")
     fields = {f.name for f in dataclasses.fields(Claim)}
-    found = []
+    found, declared = [], {}
     for entry in entries:
         where = f"{folder}/paper.toml: claim {entry['id']}"
         try:
             validate_id(entry["id"])
+            values = {k: v for k, v in entry.items() if k in fields and k != "domain"}
+            values.setdefault("title", entry["id"].split(":", 1)[1])
+            values.setdefault("source", str(folder))
+            found.append(Claim(**values, domain=paper_folder.domain_text(entry)))
         except ValueError as exc:
             raise paper_folder.PaperError(f"{where}: {exc}") from None
-        values = {k: v for k, v in entry.items() if k in fields and k != "domain"}
-        values.setdefault("title", entry["id"].split(":", 1)[1])
-        values.setdefault("source", str(folder))
-        found.append(Claim(**values, domain=paper_folder.domain_text(entry)))
-        if entry["check_kind"] in paper_folder.DECLARATIVE:
-            check(entry["id"])(paper_folder.declarative_check(entry, where))
-    paper_folder.import_modules(folder, paper.seed)
+        decide = paper_folder.declarative_check(entry, where)
+        if decide is not None:
+            declared[entry["id"]] = decide
+    return paper, found, declared
+
+
+@cache
+def _seed_folders() -> tuple[tuple[Paper, tuple[Claim, ...]], ...]:
+    """The seed papers shipped in the package (``olr_verify/papers/s*/paper.toml``), declared checks registered."""
+    out = []
+    for folder in sorted(p.parent for p in PAPERS_DIR.glob("s*/paper.toml")):
+        paper, found, declared = _load_folder(folder)
+        for claim_id, decide in declared.items():
+            check(claim_id)(decide)
+        out.append((paper, tuple(found)))
+    return tuple(out)
+
+
+_FOLDERS: list[tuple[Paper, list[Claim]]] = []  # papers added with add_paper(), in order
+
+
+def add_paper(folder: str | Path, run_code: bool = False, listing: bool = False) -> Paper:
+    """Add the paper folder ``folder`` (``paper.toml`` + optional ``@check`` modules) to the registry.
+
+    Declarative claims get their checks from :mod:`olr_verify.paper_folder`. The folder's Python modules are
+    code: they are imported (their ``@check`` functions register) only with ``run_code`` (``--allow-code``);
+    without it a folder that has any is refused, unless ``listing`` (``olr-verify list``, which never runs a
+    folder's code and shows its Python-checked claims as "no check"). Raises
+    :class:`olr_verify.paper_folder.PaperError`.
+    """
+    from olr_verify import paper_folder
+
+    modules = sorted(p.name for p in Path(folder).glob("*.py"))
+    if modules and not (run_code or listing):
+        raise paper_folder.PaperError(f"--paper {folder} holds Python code ({', '.join(modules[:3])}); it runs "
+                                      "only with --allow-code, like any code you install")
+    paper, found, declared = _load_folder(Path(folder))
+    if paper.seed in papers():
+        raise paper_folder.PaperError(f"--paper {folder}: key {paper.seed!r} is already registered")
+    for claim_id, decide in declared.items():
+        check(claim_id)(decide)
+    if run_code:
+        paper_folder.import_modules(folder, paper.seed)
+    undecided = [c.id for c in found if c.check_kind in paper_folder.DECLARATIVE and c.id not in _CHECKS]
+    if undecided and not listing:
+        raise paper_folder.PaperError(f"{folder}/paper.toml: claim {undecided[0]} of a declarative check_kind needs "
+                                      "its fields (relation, lhs and rhs, links, or learner and bound) or a @check")
     _FOLDERS.append((paper, found))
     papers.cache_clear()
     claims.cache_clear()
@@ -172,31 +198,13 @@ def add_paper(folder: str | Path) -> Paper:
 
 @cache
 def papers() -> dict[str, Paper]:
-    found = (_read_toml(f)[0] for f in sorted(CLAIMS_DIR.glob("s*.toml")))
-    return {**{p.seed: p for p in found if p is not None}, **{p.seed: p for p, _ in _FOLDERS}}
+    return {p.seed: p for p, _ in (*_seed_folders(), *_FOLDERS)}
 
 
 @cache
 def claims() -> tuple[Claim, ...]:
-    """All registered claims, in seed and printed order; ids are unique.
-
-    A claim added in an ``extra_*.toml`` file (a corrected variant, a further proof step) is
-    placed right after the last claim of its family (same parent, or the claim it corrects).
-    """
-    ordered: list[Claim] = []
-    for f in _claim_files():
-        for c in _read_toml(f)[1]:
-            anchor = c.variant_of or c.parent or c.id.split("/", 1)[0]
-            family = [i for i, o in enumerate(ordered) if o.id == anchor or o.id.startswith(anchor + "/")]
-            if family and f.name.startswith("extra_"):
-                ordered.insert(family[-1] + 1, c)
-            elif f.name.startswith("extra_"):
-                same_seed = [i for i, o in enumerate(ordered) if o.seed == c.seed]
-                ordered.insert(same_seed[-1] + 1 if same_seed else len(ordered), c)
-            else:
-                ordered.append(c)
-    for _, folder_claims in _FOLDERS:
-        ordered.extend(folder_claims)
+    """All registered claims: the seed folders' in their files' order, then the ``--paper`` folders'; ids unique."""
+    ordered = [c for _, found in (*_seed_folders(), *_FOLDERS) for c in found]
     seen: set[str] = set()
     for c in ordered:
         if c.id in seen:
@@ -214,6 +222,15 @@ def get(claim_id: str) -> Claim:
         if c.id == claim_id:
             return c
     raise KeyError(claim_id)
+
+
+def decide(claim_id: str, ctx: Context) -> Outcome:
+    """The outcome of the registered check of ``claim_id``: how a check reuses another claim's verdict as one of
+    its links, whether that claim is declared in a ``paper.toml`` or decided by a Python ``@check``."""
+    fn = get(claim_id).check
+    if fn is None:
+        raise KeyError(f"decide: claim {claim_id!r} has no check")
+    return fn(ctx)
 
 
 def select(only: str | None = None, seed: str | None = None, kind: str | None = None) -> list[Claim]:

@@ -178,7 +178,10 @@ def render(results: dict[str, Any]) -> str:
     lines = ["# olr_verify report", "",
              f"Generated {results['generated']} by olr_verify {results['version']} in {results['seconds']} s"
              + (f" (quick mode)" if run.get("quick") else "")
-             + (f", claims matching `{run['only']}`" if run.get("only") else "") + ".", "", "## Summary", ""]
+             + (f", claims matching `{run['only']}`" if run.get("only") else "") + ".", ""]
+    lines += [f"Updated {u['generated']} by `--only '{u['only']}'` ({len(u['ids'])} claim(s), {u['seconds']} s"
+              + (", quick mode" if u.get("quick") else "") + ")." for u in run.get("updates") or []]
+    lines += ["", "## Summary", ""] if run.get("updates") else ["## Summary", ""]
     lines += summary_table(claims, papers)
     lines += ["", "Defect columns count the refuted printed claims of each paper by class (see Errata).", ""]
     lines += errata.section(results)

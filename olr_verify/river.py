@@ -35,7 +35,9 @@ not re-derived the proofs for these variants; they are argued, not verified. Beh
 inputs themselves depend on the running mean and variance, so the comparator θ is fixed in the *scaled*
 coordinates of each round, not in the raw ones: the regret guarantee is about the scaled stream.
 
-BLAS: the learners run single-threaded BLAS inside each call (``algorithms._threads``).
+BLAS: the learners run single-threaded BLAS inside each call (``algorithms._threads``); AIOLI's compiled round
+calls no BLAS and skips that guard (its BLAS-3 fold enters it). Dict → vector: one ``np.fromiter`` per new
+dict; ``learn_one`` after ``predict_proba_one`` on equal values reuses the prediction's vector.
 """
 from __future__ import annotations
 
@@ -87,22 +89,32 @@ class _FeatureMixin:
         self._names_tuple: tuple = ()
         self._learner = None
         self._R = 0.0  # running max of ||x_t|| (practical mode)
+        self._seen = ((), None, 0.0)  # (values, vector, ||vector||²) of the last dict converted on the fast path
 
-    def _split(self, x: dict) -> tuple[np.ndarray, list, list]:
-        """(vector over the known features, the new names sorted, their values); a missing feature is 0."""
+    def _split(self, x: dict) -> tuple[np.ndarray, float, list, list]:
+        """(vector over the known features, its squared norm, the new names sorted, their values); a missing
+        feature is 0. The vector is shared with the caller's next call on equal values: never modify it."""
         index = self._index
         if len(x) == len(index):  # fast paths: the same features as before (same order: no key look-ups)
             try:
                 if tuple(x) == self._names_tuple:
-                    v = np.fromiter(x.values(), float, len(index))
+                    values = tuple(x.values())
+                    seen_values, seen_v, seen_ss = self._seen
+                    if values == seen_values:  # predict_proba_one then learn_one on the same x: convert once
+                        return seen_v, seen_ss, [], []
+                    v = np.fromiter(values, float, len(index))
                 elif x.keys() == index.keys():
-                    v = np.fromiter(map(x.__getitem__, self._names), float, len(index))
+                    values, v = None, np.fromiter(map(x.__getitem__, self._names), float, len(index))
                 else:
                     v = None
             except (TypeError, ValueError):
                 v = None  # a non-numeric value: the slow path names it
-            if v is not None and math.isfinite(_ddot(v, v)):  # finite v·v: finite entries (BLAS: no warnings)
-                return v, [], []
+            if v is not None:
+                ss = _ddot(v, v)
+                if math.isfinite(ss):  # finite v·v: finite entries (BLAS: no warnings)
+                    if values is not None:
+                        self._seen = (values, v, ss)
+                    return v, ss, [], []
         v = np.zeros(len(index))
         new = []
         for k, val in x.items():
@@ -112,7 +124,8 @@ class _FeatureMixin:
             else:
                 v[i] = _value(k, val)
         new = _sorted_names(new)
-        return v, new, [_value(k, x[k]) for k in new]
+        new_values = [_value(k, x[k]) for k in new]
+        return v, float(v @ v) + math.fsum(a * a for a in new_values), new, new_values
 
     def _grow(self, new: list) -> None:
         for k in new:
@@ -126,13 +139,12 @@ class _FeatureMixin:
 
     def _learn_vector(self, x: dict) -> np.ndarray | None:
         """The input vector for learn_one, after growing the state for new features (None: nothing to learn)."""
-        v, new, values = self._split(x)
+        v, ss, new, values = self._split(x)
         if new:
             v = np.concatenate([v, values])
-        practical = self._uses_R and self.R is None
         raised = False
-        if practical:  # R_t = max_{s<=t} ||x_s||, before round t's update
-            n = math.sqrt(float(v @ v))
+        if self._uses_R and self.R is None:  # practical mode: R_t = max_{s<=t} ||x_s||, before round t's update
+            n = math.sqrt(ss)
             if n > self._R:
                 self._R, raised = n, True
         if new:
@@ -145,7 +157,7 @@ class _FeatureMixin:
 
     def _predict_vector(self, x: dict):
         """(learner to predict with, input vector); a temporarily extended copy if x has unseen features."""
-        v, new, values = self._split(x)
+        v, _, new, values = self._split(x)
         learner = self._learner
         if new and any(values):
             if learner is None:
@@ -158,6 +170,15 @@ class _FeatureMixin:
         if learner is None:
             return None, None
         return learner, v
+
+
+def _in_blas_guard(learner, method, *args):
+    """``learner.method(*args)`` with single-threaded BLAS, entered only if the learner's rounds call BLAS
+    (``_round_calls_blas``; AIOLI's compiled round does not, and guards its own BLAS-3 fold)."""
+    if getattr(learner, "_round_calls_blas", True):
+        with single_threaded_blas:
+            return method(*args)
+    return method(*args)
 
 
 def _is_boolean(y) -> bool:
@@ -194,17 +215,24 @@ class _BinaryClassifier(_FeatureMixin, base.Classifier):
     def learn_one(self, x: dict, y) -> None:
         target = self._target(y)
         v = self._learn_vector(x)
-        if v is not None:
+        if v is None:
+            return
+        learner = self._learner
+        if learner._round_calls_blas:
             with single_threaded_blas:
-                self._learner._update(v, target)
+                learner._update(v, target)
+        else:  # AIOLI's compiled round: no BLAS, no guard cost (see algorithms/_base.py)
+            learner._update(v, target)
 
     def predict_proba_one(self, x: dict) -> dict:
         learner, v = self._predict_vector(x)
         if learner is None:
             p = 0.5
-        else:
+        elif learner._round_calls_blas:
             with single_threaded_blas:
                 p = sigmoid(float(learner._predict(v)))
+        else:
+            p = sigmoid(float(learner._predict(v)))
         if not self._labels:
             return {False: 1.0 - p, True: p}
         if len(self._labels) == 1:
@@ -398,8 +426,7 @@ class _MulticlassClassifier(_FeatureMixin, base.Classifier):
         c = self._label(y)
         v = self._learn_vector(x)
         if v is not None:
-            with single_threaded_blas:
-                self._learner._update(v, c)
+            _in_blas_guard(self._learner, self._learner._update, v, c)
 
     def predict_proba_one(self, x: dict) -> dict:
         n = len(self._classes)
@@ -410,8 +437,7 @@ class _MulticlassClassifier(_FeatureMixin, base.Classifier):
         learner, v = self._predict_vector(x)
         if learner is None:
             return {c: 1.0 / n for c in self._classes}
-        with single_threaded_blas:
-            scores = np.asarray(learner._scores(v), float)
+        scores = np.asarray(_in_blas_guard(learner, learner._scores, v), float)
         p = softmax(scores[:n])
         return {c: float(pc) for c, pc in zip(self._classes, p)}
 

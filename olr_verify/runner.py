@@ -21,7 +21,7 @@ from olr_verify import __version__, artefacts, cache, errata, registry
 from olr_verify.outcome import Context, Outcome, no_check_yet
 from olr_verify.summary import summarise, summarise_parents  # noqa: F401 - summarise_parents: old import path
 
-TIME_LIMIT_FULL = 240.0
+TIME_LIMIT_FULL = 900.0  # a safety net only (budgets are work units): far above the slowest check, ~120 s loaded
 TIME_LIMIT_QUICK = 40.0
 QUICK_PROVER_TIMEOUT = 1.0  # --quick: every prove() call gets at most this many seconds
 
@@ -306,6 +306,8 @@ def check_output_folder(out_dir: Path) -> None:
         raise OutputError(f"--out {out_dir} is a symbolic link; give the real folder")
     if out_dir.exists() and not out_dir.is_dir():
         raise OutputError(f"--out {out_dir} exists and is not a folder")
+    if out_dir.is_dir():
+        _written_by_olr_verify(out_dir)
     for name in MANAGED:
         path = out_dir / name
         if path.is_symlink():
@@ -314,6 +316,19 @@ def check_output_folder(out_dir: Path) -> None:
             for entry in path.rglob("*"):
                 if entry.is_symlink():
                     raise OutputError(f"{entry} is a symbolic link; refusing to replace it")
+
+
+def _written_by_olr_verify(out_dir: Path) -> None:
+    """A run replaces the runner's own entries of ``out_dir`` (MANAGED). Where ``out_dir`` holds one of those
+    names but no results.json of an earlier run, the entry is someone else's (``--out ~`` with ``~/.cache``,
+    a project's ``figures/``): refuse before anything is written, never delete it."""
+    present = [name for name in MANAGED if (out_dir / name).exists() or (out_dir / name).is_symlink()]
+    if not present:
+        return
+    if not (out_dir / "results.json").is_file():
+        raise OutputError(f"--out {out_dir} holds {present[0]} but no results.json of an earlier olr-verify run; "
+                          "give an empty folder or an earlier output folder")
+    previous_results(out_dir)  # an OutputError unless it is a results file with a list of claims
 
 
 def previous_results(out_dir: Path) -> dict[str, Any] | None:
@@ -406,6 +421,21 @@ def _umask() -> int:
     return mask
 
 
+def _updated_run(previous: dict[str, Any], update_run: dict[str, Any], ids: list[str],
+                 results: dict[str, Any]) -> dict[str, Any]:
+    """An ``--only`` update keeps the header of the run it updates (its time, mode and selection) and lists
+    the updates below it, so REPORT.md never shows an update's few seconds as the time of the whole run."""
+    base = previous.get("run") if isinstance(previous.get("run"), dict) else {}
+    updates = list(base.get("updates") or [])
+    updates.append({"only": update_run["only"], "quick": update_run["quick"], "ids": ids,
+                    "seconds": results["seconds"], "generated": results["generated"]})
+    if isinstance(previous.get("seconds"), (int, float)):
+        results["seconds"] = previous["seconds"]
+    if isinstance(previous.get("generated"), str):
+        results["generated"] = previous["generated"]
+    return {**{k: v for k, v in base.items() if k != "updates"}, "updated": ids, "updates": updates}
+
+
 def run(out_dir: Path, only: str | None = None, quick: bool = False, jobs: int | None = None,
         progress: bool = True, seed: int = 20261123, scalar_only: bool = False) -> dict[str, Any]:
     """The main job of ``olr-verify run``: check, write results.json and REPORT.md, return the results.
@@ -434,10 +464,12 @@ def run(out_dir: Path, only: str | None = None, quick: bool = False, jobs: int |
         jobs = jobs or os.cpu_count() or 1
         records = run_checks(selected, ctx, jobs, TIME_LIMIT_QUICK if quick else TIME_LIMIT_FULL, progress)
         results = assemble(selected, records, stage, time.perf_counter() - start)
+        this_run = {"only": only, "quick": quick, "jobs": jobs, "seed": seed, "scalar_only": scalar_only,
+                    "updated": None}
         if previous is not None:
             results["claims"] = update(previous, results["claims"], selected)
-        results["run"] = {"only": only, "quick": quick, "jobs": jobs, "seed": seed, "scalar_only": scalar_only,
-                          "updated": [c.id for c in selected] if previous is not None else None}
+            this_run = _updated_run(previous, this_run, [c.id for c in selected], results)
+        results["run"] = this_run
         results["sections"] = benchmark_sections(out_dir) + campaign_sections()
         errata.write(results, stage)  # witnesses from the artefacts, errata/<seed>.md (olr_verify/errata.py)
         (stage / "results.json").write_text(json.dumps(results, indent=1, default=str), encoding="utf-8")

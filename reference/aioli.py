@@ -33,42 +33,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from reference.certify import (DEFAULT_TOL, Objective, RefSolution, check_labels, check_matrix,
-                               check_positive, solve_certified)
+from reference.certify import DEFAULT_TOL, Objective, RefSolution, check_positive, solve_certified
+from reference.surrogate_ftl import theta_t as _theta_t
+from reference.surrogates import NORM_SLACK, check_history as _check_history, check_x as _check_x
+from reference.surrogates import surrogate_objective
 
-NORM_SLACK = 1e-12  # ||x|| <= R (1 + NORM_SLACK): rows normalised to R in float stay admissible
-
-
-def _check_history(X, Y, thetas, d: int | None, R: float):
-    X = check_matrix(X, "X", d)
-    Y = check_labels(Y, X.shape[0], "Y")
-    if thetas is not None:
-        thetas = check_matrix(thetas, "thetas", X.shape[1])
-        if thetas.shape[0] != X.shape[0]:
-            raise ValueError(f"thetas must have {X.shape[0]} rows, got {thetas.shape[0]}")
-    if X.shape[0] and np.max(np.linalg.norm(X, axis=1)) > R * (1 + NORM_SLACK):
-        raise ValueError("X has a row with ||x|| > R")
-    return X, Y, thetas
-
-
-def _check_x(x_t, d: int | None, R: float) -> np.ndarray:
-    x_t = np.asarray(x_t, dtype=float).reshape(-1)
-    if d is not None and x_t.shape[0] != d:
-        raise ValueError(f"x_t must have {d} entries, got {x_t.shape[0]}")
-    if not np.all(np.isfinite(x_t)):
-        raise ValueError("x_t contains NaN or inf")
-    if np.linalg.norm(x_t) > R * (1 + NORM_SLACK):
-        raise ValueError("x_t has ||x_t|| > R")
-    return x_t
-
-
-def surrogate_objective(X_past, Y_past, thetas_past, B: float, R: float, lam: float) -> Objective:
-    """The regularised cumulative surrogate loss L̂_{t-1} (App. A) as an :class:`Objective`."""
-    B, R, lam = check_positive(B, "B"), check_positive(R, "R"), check_positive(lam, "lam")
-    d = np.asarray(thetas_past).reshape(len(Y_past), -1).shape[1] if len(Y_past) else None
-    X, Y, T = _check_history(X_past, Y_past, thetas_past, d, R)
-    return Objective(d=X.shape[1], Xs=X, Ys=Y, Ts=T, BR=B * R, lam=lam, mu=2.0 * lam)
-
+__all__ = ["NORM_SLACK", "aioli_objective", "run", "surrogate_objective", "theta_bar", "theta_hat", "theta_t"]
 
 def aioli_objective(X_past, Y_past, thetas_past, x_t, B: float, R: float, lam: float) -> Objective:
     """The objective of eq. (3)/(11) right, given the played history and the new input ``x_t``."""
@@ -93,8 +63,6 @@ def theta_bar(X_past, Y_past, thetas_past, x_t, B: float, R: float, lam: float,
 def theta_t(X_past, Y_past, thetas_past, B: float, R: float, lam: float,
             tol: float = DEFAULT_TOL) -> RefSolution:
     """Certified θ_t = argmin L̂_{t-1} of eq. (11) left (a quadratic; Newton is exact)."""
-    from reference.surrogate_ftl import theta_t as _theta_t
-
     return _theta_t(X_past, Y_past, thetas_past, B, R, lam, tol=tol)
 
 

@@ -15,13 +15,12 @@ from __future__ import annotations
 import numpy as np
 
 from reference.certify import DEFAULT_TOL, RefSolution, solve_certified
+from reference.surrogates import surrogate_objective
 
 
 def theta_t(X_past, Y_past, thetas_past, B: float, R: float, lam: float,
             tol: float = DEFAULT_TOL, start=None) -> RefSolution:
     """Certified argmin of L̂_{t-1} given the played history (any t >= 1; t = 1 gives 0)."""
-    from reference.aioli import surrogate_objective
-
     Y_past = np.asarray(Y_past, dtype=float).reshape(-1)
     obj = surrogate_objective(X_past, Y_past, thetas_past, B, R, lam)
     if obj.Xs.shape[0] == 0:

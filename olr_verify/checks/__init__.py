@@ -1,5 +1,14 @@
-"""Check functions, one module per topic; each attaches itself to claim ids with ``@check``.
+"""The shared mechanics of the checks, and the checks that span papers.
 
-Every module in this package is imported by :func:`olr_verify.registry.load_checks`.
-Checks must be importable cheaply: do heavy work inside the check function, not at import.
+- :mod:`~olr_verify.checks.scalar_common` -- the deciders (``inequality``, ``identity``, ``combine`` for chains)
+  that the declared claims of every ``paper.toml`` and the Python checks both use;
+- :mod:`~olr_verify.checks.verdicts` -- verdict helpers (proved on less than the printed domain, cited steps,
+  matrix identities, round-by-round differential verdicts);
+- ``reference_*`` -- the differential runs of the fast learners against the certified references;
+- ``hunt_*`` -- the regret hunts (:mod:`olr_verify.hunting`); ``lemmas_core`` -- the prover's proof plans of
+  000 Lemmas 5 and 8 and 002 Lemma A.1; ``corrected_variants`` -- corrected forms of printed slips.
+
+The checks of one paper live in its folder, ``olr_verify/papers/s<key>_<name>/`` (``paper.toml`` + modules by
+topic). Every module here and there is imported by :func:`olr_verify.registry.load_checks`; do heavy work inside
+the check function, not at import.
 """

@@ -24,23 +24,6 @@ def _sp():
 
 
 # --------------------------------------------------------------------------- 000: Lemma 3, steps 5-6
-@check("000:lemma-3/step-5-6/corrected")
-def lemma_3_step_5_6(ctx: Context) -> Outcome:
-    """‖v_t‖² = x_tᵀA_{t-1}^{-1}x_t ≤ ‖x_t‖²‖A_{t-1}^{-1}‖ ≤ R²/λ, with A = diag(a1, a2), λ ≤ a1 ≤ a2.
-
-    X_i = x_i² ≥ 0, and R = λ = 1 after scaling x by R and A by λ."""
-    dom = {"a1": ("1", "oo"), "a2": ("a1", "oo"), "X1": ("0", "1"), "X2": ("0", "1-X1")}
-    no_a2 = {k: dom[k] for k in ("a1", "X1", "X2")}
-    out = combine([
-        ("x^T A^{-1} x <= ||x||^2 ||A^{-1}|| (= ||x||^2 / a1)",
-         inequality("X1/a1 + X2/a2 <= (X1 + X2)/a1", dom, ctx)),
-        ("||x||^2 ||A^{-1}|| <= R^2/lam", inequality("(X1 + X2)/a1 <= 1", no_a2, ctx)),
-    ], extra={"reading": "A_{t-1} = diag(a1, a2) with lam = 1 <= a1 <= a2 (||A^{-1}|| = 1/a1), X_i = x_i^2, "
-                         "||x||^2 = X1 + X2 <= R^2 = 1"})
-    out = on_printed_domain(out, "d = 2, R = lam = 1", "any d, R > 0, A_{t-1} >= lam I")
-    return not_a_certificate(out, "diagonalisation of A_{t-1} and the scaling x -> x/R, A -> A/lam (prose)")
-
-
 # --------------------------------------------------------------------------- 001: Claim 2 (squared loss, VAW)
 def _gaussian_side(u, c, y, Y, dps: int = 50):
     """-(1/α) log E exp(-α(θᵀx - y)²), θᵀx ~ N(u, c/(2α)), α = 1/(2Y²): by quadrature, and in closed form."""
@@ -97,15 +80,6 @@ def claim_2_corrected(ctx: Context) -> Outcome:
 
 
 # --------------------------------------------------------------------------- 001: Claim 3 (Lipschitz constant)
-@check("001:claim-3/corrected")
-def claim_3_corrected(ctx: Context) -> Outcome:
-    """log((1-μ)p + μ/K) has derivative (1-μ)/((1-μ)p + μ/K) ≤ K(1-μ)/μ on [0, 1] (K = 2 here)."""
-    out = inequality("(1-mu)/((1-mu)*p+mu/2) <= 2*(1-mu)/mu", {"mu": ("1/1000", "1/2"), "p": ("0", "1")}, ctx,
-                     reading="K = 2: derivative of the coordinate log((1-mu) p + mu/K) of sigma^+(smooth_mu(.))")
-    out = on_printed_domain(out, "K = 2, mu in [1/1000, 1/2]", "K >= 2, mu in (0, 1/2]")
-    return not_a_certificate(out, "mean value theorem: a derivative bound gives the Lipschitz constant (prose)")
-
-
 # --------------------------------------------------------------------------- 002: Algorithm 2, Appendix D
 def _appendix_d_from_sums(X, G, alpha):
     """ŷ_t of App. D with Γ_{t-1} = Σ_{q<t} g_q² x_qᵀS_q^†x_q, every quantity recomputed from the sums (mpmath)."""
@@ -161,34 +135,6 @@ def algorithm_2_appendix_d_corrected(ctx: Context) -> Outcome:
 
 
 # --------------------------------------------------------------------------- 002: proof of Lemma 4.3, (10) -> (11)
-def _eq10_11():
-    sp = _sp()
-    a, b, g, al, G = sp.symbols("a b g alpha Gamma")
-    lhs10 = g * b / al * sp.exp((a - G) / (2 * al)) + sp.exp((a - 2 * g * b - G) / (2 * al))
-    lhs11 = sp.exp(a / (2 * al)) * (g * b / al + sp.exp(-g * b / al))
-    dom = {"a": ("0", "3"), "b": ("-2", "2"), "g": ("-1", "1"), "alpha": ("6/5", "4"), "Gamma": ("1/10", "3")}
-    return lhs10, lhs11, G, al, dom
-
-
-READING_10_11 = ("a = h_{t-1}^T S_t^+ h_{t-1}, b = h_{t-1}^T S_t^+ x_t, Gamma = Gamma_{t-1}, with the identity "
-                 "h_t^T S_t^+ h_t - Gamma_t = a - 2 g b - Gamma_{t-1} of the proof")
-
-
-@check("002:equation-11/multiplier")
-def equation_11_multiplier(ctx: Context) -> Outcome:
-    """As printed: multiplying the left side of (10) by e^{Γ_{t-1}} gives the left side of (11)."""
-    sp = _sp()
-    lhs10, lhs11, G, _, dom = _eq10_11()
-    return identity(sp.exp(G) * lhs10, lhs11, dom, ctx, what="e^{Gamma} LHS(10) == LHS(11)",
-                    assumptions_note=READING_10_11)
-
-
-@check("002:equation-11/multiplier/corrected")
-def equation_11_multiplier_corrected(ctx: Context) -> Outcome:
-    sp = _sp()
-    lhs10, lhs11, G, al, dom = _eq10_11()
-    return identity(sp.exp(G / (2 * al)) * lhs10, lhs11, dom, ctx, what="e^{Gamma/(2 alpha)} LHS(10) == LHS(11)",
-                    assumptions_note=READING_10_11)
 
 
 # --------------------------------------------------------------------------- 002: Claim 21 with + psi_T
@@ -197,7 +143,8 @@ def claim_21_corrected(ctx: Context) -> Outcome:
     """Summing Lemma 4.3 (ψ_t with Γ_t inside the 1/(2α)): Σ_t g_t x_tᵀw_t + ψ_T(h_T, S_T) ≤ ψ_0 = 1."""
     import math
 
-    from olr_verify.checks.coverage_002_sequences import _alg2_regret_parts, _gradient_sequences
+    from olr_verify.papers.s002_scale_invariant.algorithm2_runs import _alg2_regret_parts
+    from olr_verify.papers.s002_scale_invariant.algorithm1_runs import _gradient_sequences
 
     alpha, worst, n = 1.5, -math.inf, 0
     for _, X, G in _gradient_sequences(ctx):
@@ -211,36 +158,7 @@ def claim_21_corrected(ctx: Context) -> Outcome:
 
 
 # --------------------------------------------------------------------------- 003: Lemma 16, Pinsker link as printed
-@check("003:lemma-16/pinsker-as-printed")
-def lemma_16_pinsker_as_printed(ctx: Context) -> Outcome:
-    """First link as printed, TV ≤ √(1/2)·KL(D_{p+ε} ‖ D_p), for one toss (m = 1, the decision = the toss)."""
-    return inequality("e <= sqrt(1/2)*((p+e)*log((p+e)/p) + (1-p-e)*log((1-p-e)/(1-p)))",
-                      {"p": ("1/100", "1/2"), "e": ("0", "1/4")}, ctx,
-                      reading="m = 1 and B = {heads}: |D_p(B) - D_{p+eps}(B)| = eps; KL of Bernoulli(p + eps) to "
-                              "Bernoulli(p); the literal sqrt(1/2) times KL")
-
-
 # --------------------------------------------------------------------------- 004: rho_eps with the factor 2
-@check("004:claim-18/corrected")
-def claim_18_corrected(ctx: Context) -> Outcome:
-    """ℓ''(w+s) ≥ e^{-|s|}ℓ''(w), hence ρ_ε = e^{-2εD_X} since |θᵀx - θ_0ᵀx| ≤ 2εD_X in B_ε(θ*)."""
-    sp = _sp()
-    w, s, z = sp.symbols("w s z")
-    lpp = lambda v: sp.exp(v) / (1 + sp.exp(v)) ** 2  # noqa: E731 - l'' of the logistic loss
-    out = combine([
-        ("l''(w+s)/l''(w) == e^{-s} (e^s (1+e^w)/(1+e^{w+s}))^2",
-         identity(lpp(w + s) / lpp(w), sp.exp(-s) * (sp.exp(s) * (1 + sp.exp(w)) / (1 + sp.exp(w + s))) ** 2,
-                  {"w": ("-5", "5"), "s": ("0", "5")}, ctx)),
-        ("e^s (1+e^w) - (1 + e^{w+s}) == e^s - 1",
-         identity(sp.exp(s) * (1 + sp.exp(w)) - (1 + sp.exp(w + s)), sp.exp(s) - 1, {"w": ("-5", "5"), "s": ("0", "5")},
-                  ctx)),
-        ("e^s - 1 >= 0 (s >= 0)", inequality("exp(s) - 1 >= 0", {"s": ("0", "oo")}, ctx)),
-        ("l''(-z) == l''(z) (so s < 0 reduces to s > 0)", identity(lpp(-z), lpp(z), {"z": ("-5", "5")}, ctx)),
-    ], extra={"reading": "z = y theta^T x, w = y theta_0^T x, s = z - w, |s| <= ||theta - theta_0|| D_X <= 2 eps D_X"})
-    return not_a_certificate(out, "the glue: squares of positive ratios, the reduction s < 0 -> s > 0 and "
-                                  "|s| <= 2 eps D_X (prose)")
-
-
 def variant_ids() -> tuple[str, ...]:
     """The claims this module decides (for tests)."""
     return ("000:lemma-3/step-5-6/corrected", "001:claim-2/corrected", "001:claim-3/corrected",

@@ -122,7 +122,7 @@ def lemma_5(ctx: Context) -> Outcome:
 
 
 # A proof of 000 Lemma 8 over the whole plane, each step machine-checked (the paper's own proof is
-# checked step by step in coverage_000_exact.py). With u = a - b and E0(u) = (e^u - 1)/u:
+# checked step by step in papers/s000_aioli/exact_steps.py). With u = a - b and E0(u) = (e^u - 1)/u:
 #   h(a, b) (1 + e^a) = E0(u) + e^a E0(-u),  so the claim for a >= 0 is
 #   F(a, u) = (1 + a) (E0(u) + e^a E0(-u)) - (1 + e^a) >= 0,
 # and h(-a, -b) = h(a, b) gives a <= 0. Region A: a in [0, 2], u real, by the prover. For a >= 2 the

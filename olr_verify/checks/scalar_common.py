@@ -1,4 +1,4 @@
-"""Shared machinery of the scalar checks (``scalar_000.py`` ... ``scalar_004.py``).
+"""Shared machinery of the scalar checks (the declared claims of every ``paper.toml`` and the Python checks).
 
 Three deciders, each returning an :class:`~olr_verify.outcome.Outcome`:
 

@@ -1,7 +1,8 @@
 """Adversarial bound hunting (issue 6): every printed regret bound attacked.
 
 - :mod:`~olr_verify.hunting.bounds`        each printed bound as (sequence, run, comparator) -> (lhs, rhs);
-- :mod:`~olr_verify.hunting.highprec_learners` the learners' recursions, once, in float64 or >= 50 digits;
+- :mod:`~olr_verify.hunting.shipped`      the shipped learners of algorithms/ the float64 search runs;
+- :mod:`~olr_verify.hunting.highprec_learners` their >= 50-digit twins (replay of a candidate);
 - :mod:`~olr_verify.hunting.strategies`    Hypothesis strategies (bounded sequences, adaptive adversaries);
 - :mod:`~olr_verify.hunting.space`         each bound's free parameters and printed ranges, worst ratio per region;
 - :mod:`~olr_verify.hunting.optimisers`    parameters and sequences searched jointly: boundary points, log-uniform

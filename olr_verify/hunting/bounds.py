@@ -33,8 +33,9 @@ from typing import Any, Callable
 import numpy as np
 
 from olr_verify.hunting import highprec_learners as hl
-from olr_verify.hunting.comparator import best_absorbed, best_in_ball
+from olr_verify.hunting import shipped as sh
 from olr_verify.hunting.numerics import FLOAT
+from reference.comparator import best_in_ball_fast
 
 
 @dataclasses.dataclass
@@ -81,26 +82,38 @@ def ratio(lhs: float, rhs: float) -> float:
 
 # --------------------------------------------------------------------------- learners
 def make_learner(target: Target, seq: Sequence, K=FLOAT, trace: bool = False):
+    """The learner a bound is about: in float64 the SHIPPED learner of algorithms/ (:mod:`shipped`); at >= 50
+    digits its twin of :mod:`highprec_learners` (replay only; tests/hunting/test_learner_twins.py checks
+    that the two agree to 1e-12)."""
     p = seq.params
     name = target.learner
-    if name == "aioli":
-        return hl.AioliExact(p["d"], p["B"], p["R"], p["lam"], K=K, trace=trace)
-    if name == "aioli-b2":
-        return hl.AioliExact(p["d"], p["B"], p["R"], K.num(1) / K.num(p["B"]) ** 2, K=K, trace=trace)
-    if name == "aioli-eps":
-        return hl.AioliExact(p["d"], p["B"], p["R"], p["lam"], K=K, eps=p["eps"], trace=trace)
-    if name == "aioli-alg2":
-        T = hl.aioli_gd_steps(seq.n, float(p["B"]), float(p["R"]), float(p["lam"]))
-        return hl.AioliExact(p["d"], p["B"], p["R"], p["lam"], K=K, gd_steps=T, trace=trace)
-    if name == "si1":
-        return hl.ScaleInvariant1(p["d"], p["alpha"], K=K)
-    if name == "si2":
-        return hl.ScaleInvariant2(p["d"], p["alpha"], K=K)
-    if name == "ftrl003":
-        return hl.Ftrl003(p["D"], K.num(seq.n) ** (-K.num(1) / 3), K=K)
     if name == "none":
         return None
-    raise ValueError(f"unknown learner {name!r}")
+    if name not in _LEARNERS:
+        raise ValueError(f"unknown learner {name!r}")
+    return _LEARNERS[name](p, seq.n, K, trace)
+
+
+def _aioli(p, n, K, trace, lam=None, eps=0, gd_steps=0):
+    lam = p["lam"] if lam is None else lam
+    if K is FLOAT:
+        return sh.ShippedAioli(p["d"], p["B"], p["R"], lam, eps=eps, gd_steps=gd_steps, trace=trace)
+    return hl.AioliExact(p["d"], p["B"], p["R"], lam, K=K, eps=eps, gd_steps=gd_steps, trace=trace)
+
+
+_LEARNERS: dict[str, Callable] = {
+    "aioli": lambda p, n, K, tr: _aioli(p, n, K, tr),
+    "aioli-b2": lambda p, n, K, tr: _aioli(p, n, K, tr, lam=K.num(1) / K.num(p["B"]) ** 2),
+    "aioli-eps": lambda p, n, K, tr: _aioli(p, n, K, tr, eps=p["eps"]),
+    "aioli-alg2": lambda p, n, K, tr: _aioli(
+        p, n, K, tr, gd_steps=hl.aioli_gd_steps(n, float(p["B"]), float(p["R"]), float(p["lam"]))),
+    "si1": lambda p, n, K, tr: (sh.ShippedScaleInvariant1(p["d"], p["alpha"]) if K is FLOAT
+                                else hl.ScaleInvariant1(p["d"], p["alpha"], K=K)),
+    "si2": lambda p, n, K, tr: (sh.ShippedScaleInvariant2(p["d"], p["alpha"]) if K is FLOAT
+                                else hl.ScaleInvariant2(p["d"], p["alpha"], K=K)),
+    "ftrl003": lambda p, n, K, tr: (sh.ShippedFtrl003(p["D"], float(n) ** (-1 / 3)) if K is FLOAT
+                                    else hl.Ftrl003(p["D"], K.num(n) ** (-K.num(1) / 3), K=K)),
+}
 
 
 def run_learner(target: Target, seq: Sequence, K=FLOAT, trace: bool = False) -> Run:
@@ -145,14 +158,18 @@ def run_learner(target: Target, seq: Sequence, K=FLOAT, trace: bool = False) -> 
 
 # --------------------------------------------------------------------------- comparators
 def comparator(target: Target, seq: Sequence, run: Run) -> Any:
-    """Float64 comparator: the worst admissible comparator for this bound (a feasible point)."""
+    """Float64 comparator: the best theta in hindsight (reference.comparator.best_in_ball_fast), a FEASIBLE point.
+
+    Only feasibility matters for soundness: the regret against any feasible theta is a lower bound on the
+    regret against the best one, so (regret at theta) > (bound at theta) is a violation whatever the
+    comparator's optimality; the replay re-checks feasibility (:func:`feasible`) at >= 50 digits."""
     p = seq.params
-    if target.comparator == "ball":
-        return best_in_ball(seq.X, seq.Y, float(p["B"]), 0.0).theta
-    if target.comparator == "ball-lam":
-        return best_in_ball(seq.X, seq.Y, float(p["B"]), float(p["lam"])).theta
+    if target.comparator in ("ball", "ball-lam"):
+        lam = float(p["lam"]) if target.comparator == "ball-lam" else 0.0
+        Z = -np.asarray(seq.Y, float)[:, None] * np.asarray(seq.X, float)
+        return best_in_ball_fast(Z, float(p["B"]), lam).theta
     if target.comparator == "interval":
-        return best_absorbed(np.asarray(seq.X, float), float(p["D"])).theta
+        return best_in_ball_fast(np.asarray(seq.X, float), float(p["D"])).theta
     return None
 
 

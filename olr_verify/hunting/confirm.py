@@ -58,6 +58,61 @@ def sequence_from(rep: dict) -> tuple[Sequence, Any]:
     return Sequence(rep["family"], params, X, Y, U), (None if cmp is None else np.array(cmp, dtype=object))
 
 
+def hypotheses_broken(target, rep: dict) -> str | None:
+    """The first hypothesis of the hunted bound that the artefact's data break, or None.
+
+    Checked exactly (decimal strings as rationals): the parameters lie in the region the hunt searches
+    (:mod:`olr_verify.hunting.space`, inside the printed ranges) and fixed ones keep the target's values;
+    n and d match the data; binary labels are +-1 with ||x_t|| <= R; gradients satisfy |g_t| <= 1. A regret
+    computed on data outside the hypotheses says nothing about the bound, so it is never confirmed."""
+    from fractions import Fraction
+
+    from olr_verify.expr import exact_rational
+    from olr_verify.hunting.space import space_for
+
+    def q(v) -> Fraction:
+        return Fraction(v) if isinstance(v, int) and not isinstance(v, bool) else exact_rational(str(v))
+
+    try:
+        params, X, Y = dict(rep["params"]), [[q(v) for v in row] for row in rep["X"]], rep.get("Y")
+        space = space_for(target.claim)
+        for par in space.params if space is not None else ():
+            if par.name in params and params[par.name] is not None:
+                v = float(q(params[par.name]))  # the range ends are floats: compare to their rounding
+                if not par.lo - 1e-12 * abs(par.lo) <= v <= par.hi + 1e-12 * abs(par.hi):
+                    return f"{par.name} = {params[par.name]} outside the searched range [{par.lo}, {par.hi}]"
+        for name in (space.fixed if space is not None else {}):
+            if name not in target.defaults or name not in params:
+                continue
+            want, got = target.defaults[name], params[name]
+            if want is None:  # derived by the statement (eq. (4)'s lam = 1/B^2): the learner recomputes it
+                continue
+            if got is None or q(got) != q(want):
+                return f"{name} = {params[name]} but the hunt fixes {name} = {target.defaults[name]}"
+        for name in ("B", "R", "lam", "D"):
+            if params.get(name) is not None and q(params[name]) <= 0:
+                return f"{name} = {params[name]} is not positive"
+        if params.get("n") is not None and int(params["n"]) != len(X):
+            return f"n = {params['n']} but the data have {len(X)} rounds"
+        if params.get("d") is not None and any(len(row) != int(params["d"]) for row in X):
+            return f"a round's x_t does not have d = {params['d']} coordinates"
+        if Y is not None and len(Y) != len(X):
+            return f"{len(Y)} labels or gradients for {len(X)} rounds"
+        if rep["family"] == "binary":
+            if any(y not in (-1, 1) for y in Y):
+                return "a binary label is not +-1"
+            if params.get("R") is not None:
+                R2 = q(params["R"]) ** 2
+                worst = next((t for t, row in enumerate(X) if sum(v * v for v in row) > R2), None)
+                if worst is not None:
+                    return f"||x_{worst + 1}|| > R = {params['R']}"
+        if rep["family"] == "gradient" and any(abs(q(g)) > 1 for g in Y):
+            return "a gradient g_t has |g_t| > 1"
+    except (KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
+        return f"malformed data ({type(exc).__name__}: {exc})"[:200]
+    return None
+
+
 ESCALATION = ((120, 200), (300, 500))   # when 50/80 digits disagree (the computation loses digits)
 PRECISIONS = ((50, 80), *ESCALATION)
 
@@ -71,6 +126,10 @@ def replay_artefact(artefact: dict) -> tuple[bool, dict]:
     """
     rep = artefact["replay"]
     target = TARGETS[rep["target"]]
+    broken = hypotheses_broken(target, rep)
+    if broken:
+        return False, {"claim": rep["target"], "replay_outcome": "rejected",
+                       "verdict": f"the artefact's data break the bound's hypotheses: {broken}"}
     digits = tuple(sorted(int(v) for v in rep.get("dps", [50, 80])))
     if digits not in PRECISIONS:  # the precisions are the replayer's, an artefact only says which level
         raise ValueError(f"dps must be one of {[list(p) for p in PRECISIONS]}, got {rep.get('dps')}")

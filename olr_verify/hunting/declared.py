@@ -39,6 +39,10 @@ COMPARATOR_TOL = 1e-6  # certified gap of the comparator's value; the ratio uses
 _INTS = ("n", "d")
 
 
+#: Work caps of a declared hunt: n rounds of a d x d learner state, decided inside ``olr-verify run``.
+MAX_N, MAX_D = 10_000, 64
+
+
 @dataclasses.dataclass(frozen=True)
 class DeclaredBound:
     learner: str
@@ -85,6 +89,10 @@ class DeclaredBound:
             ranges[name] = (Fraction(int(lo_v.p), int(lo_v.q)), Fraction(int(hi_v.p), int(hi_v.q)))
         if ranges["B"][0] <= 0:
             raise ValueError("params.B: the comparator radius must be > 0")
+        for name, cap in (("n", MAX_N), ("d", MAX_D)):
+            if ranges[name][1] > cap:
+                raise ValueError(f"params.{name}: at most {cap} (a declared hunt runs in this process; "
+                                 f"got {ranges[name][1]})")
         return {"bound": parse_expr(self.bound, names), "ranges": ranges,
                 "args": {k: parse_expr(v, names) for k, v in self.learner_params.items()}}
 

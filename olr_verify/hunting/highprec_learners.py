@@ -1,4 +1,10 @@
-"""The learners' recursions written once, run in float64 (hunt) or at >= 50 digits (replay).
+"""The 50-digit twins of the shipped learners: the recursions the hunts REPLAY a candidate with (>= 50 digits).
+
+The hunts' float64 search runs the shipped learners of ``algorithms/`` (:mod:`olr_verify.hunting.shipped`);
+these classes re-run the same recursions over mpmath so that a violation found in float64 is confirmed (or
+dismissed) at 50/80 digits (:mod:`confirm`).  tests/hunting/test_learner_twins.py checks every (shipped, twin)
+pair the hunts use to 1e-12.  They still accept the float64 backend, which some coverage checks
+(olr_verify/papers/s000_aioli/runs_per_round.py, s003_hkl/theorem9_relations.py) use for their per-round identities.
 
 All classes take a backend ``K`` (:data:`~olr_verify.hunting.numerics.FLOAT` or
 :data:`~olr_verify.hunting.numerics.MP`) and follow the contract's shape: ``predict(x)`` has no side
@@ -16,7 +22,6 @@ effect, ``update(x, y)`` (labels +-1) or ``update_gradient(x, g)`` (the adversar
   iterates coincide).
 - :class:`ScaleInvariant1` / :class:`ScaleInvariant2` — seed 002, Algorithms 1 and 2 (eqs. (5), (7)).
 - :class:`Ftrl003` — seed 003, Algorithm 1 (FTRL on the surrogate losses of eq. (4), on [-D, D]).
-- :class:`ProjectedOGD`, :class:`ProjectedFTL` — simple proper learners on the D-ball (003's lower bounds).
 """
 from __future__ import annotations
 
@@ -47,6 +52,16 @@ def solve_increasing(f: Callable, fprime: Callable, lo: Any, hi: Any, z0: Any, K
             return znew
         z = znew
     return z
+
+
+def aioli_round_terms(x: Any, y: int, yhat: Any, B: Any, R: Any, K=FLOAT) -> tuple[Any, Any, Any]:
+    """(g_t, g_t^{-y_t}, eta_t) of seed 000 at the played prediction yhat = theta_hat_t . x_t.
+
+    g_t = -y x / (1 + e^{y yhat}) (gradient of the loss), g_t^{-y_t} = y x / (1 + e^{-y yhat}) (eq. (20)),
+    eta_t = e^{y yhat} / (1 + BR) (eq. (9)).
+    """
+    m = y * yhat
+    return -y * x * K.sigmoid(-m), y * x * K.sigmoid(m), K.exp(m) / (1 + K.num(B) * K.num(R))
 
 
 class AioliExact:
@@ -124,10 +139,7 @@ class AioliExact:
         if y not in (-1, 1):
             raise ValueError(f"y must be -1 or +1, got {y}")
         th = self.theta_hat(x)
-        m = y * (th @ x)
-        g = -y * x * K.sigmoid(-m)                       # g_t = -y x / (1 + e^{y yhat})
-        g_minus = y * x * K.sigmoid(m)                   # g_t^{-y_t}, eq. (20)
-        eta = K.exp(m) / (1 + self.B * self.R)           # eq. (9)
+        g, g_minus, eta = aioli_round_terms(x, y, th @ x, self.B, self.R, K)
         c = eta / 2
         Ag = self.A_inv @ g
         A_inv_new = self.A_inv - c * np.outer(Ag, Ag) / (1 + c * (g @ Ag))
@@ -216,6 +228,37 @@ class ZeroPredictor:
         pass
 
 
+def surrogate_003(x: Any, wt: Any, D: Any, K=FLOAT) -> tuple[Any, Any, Any, str]:
+    """(a0, y_t, center, case) of seed 003 eq. (4) for the instance x played against w_t = wt.
+
+    y_t = g x with g = e^{x w_t}/(1 + e^{x w_t}), a0 = log(1 + e^{x w_t}) - y_t w_t; cases in printed order
+    ("left": quadratic only for w <= 0, "right": only for w >= 0, "both": around w_t everywhere).
+    """
+    D, x, wt = K.num(D), K.num(x), K.num(wt)
+    g = K.sigmoid(x * wt)
+    y = g * x
+    a0 = K.softplus(x * wt) - g * x * wt
+    if wt >= 0 and x >= 1 / D:
+        case = "left"
+    elif wt <= 0 and x <= -1 / D:
+        case = "right"
+    else:
+        case = "both"
+    return a0, y, wt, case
+
+
+def surrogate_value_003(x: Any, wt: Any, w: Any, D: Any, K=FLOAT) -> Any:
+    """l~_t(w) of seed 003 eq. (4), beta = 1/(8D)."""
+    a0, y, c, case = surrogate_003(x, wt, D, K)
+    w = K.num(w)
+    q = 1 / (8 * K.num(D)) / 2 * y * y
+    if case == "left":
+        return a0 + y * w + (q * w * w if w <= 0 else 0)
+    if case == "right":
+        return a0 + y * w + (q * w * w if w >= 0 else 0)
+    return a0 + y * w + q * (w - c) ** 2
+
+
 class Ftrl003:
     """Seed 003, Algorithm 1: w_t = argmin_{[-D,D]} sum_{tau<t} l~_tau(w) + w^2 / (16 D eta), l~ of eq. (4).
 
@@ -263,29 +306,11 @@ class Ftrl003:
         return self.w * self.K.num(x)
 
     def surrogate(self, x: Any, wt: Any) -> tuple[Any, Any, Any, str]:
-        """(a0, y_t, center, case) of eq. (4) at w_t = wt."""
-        K, D = self.K, self.D
-        x, wt = K.num(x), K.num(wt)
-        g = K.sigmoid(x * wt)
-        y = g * x
-        a0 = K.softplus(x * wt) - g * x * wt
-        if wt >= 0 and x >= 1 / D:
-            case = "left"       # quadratic only for w <= 0, centred at 0
-        elif wt <= 0 and x <= -1 / D:
-            case = "right"      # quadratic only for w >= 0, centred at 0
-        else:
-            case = "both"       # quadratic around w_t everywhere
-        return a0, y, wt, case
+        """(a0, y_t, center, case) of eq. (4) at w_t = wt (see :func:`surrogate_003`)."""
+        return surrogate_003(x, wt, self.D, self.K)
 
     def surrogate_value(self, x: Any, wt: Any, w: Any) -> Any:
-        a0, y, c, case = self.surrogate(x, wt)
-        w = self.K.num(w)
-        q = self.beta / 2 * y * y
-        if case == "left":
-            return a0 + y * w + (q * w * w if w <= 0 else 0)
-        if case == "right":
-            return a0 + y * w + (q * w * w if w >= 0 else 0)
-        return a0 + y * w + q * (w - c) ** 2
+        return surrogate_value_003(x, wt, w, self.D, self.K)
 
     def update(self, x: Any) -> None:
         a0, y, c, case = self.surrogate(x, self.w)
@@ -300,53 +325,6 @@ class Ftrl003:
                 self.c[s] += -2 * q * cc
                 self.k[s] += q * cc * cc
         self.w = self._argmin()
-
-
-class ProjectedOGD:
-    """Online gradient descent on the logistic loss log(1 + e^{x.w}), projected on the D-ball, step D / sqrt(t)."""
-
-    def __init__(self, d: int, D: Any, K=FLOAT, step: Any = None):
-        self.K, self.D = K, K.num(D)
-        self.w = K.zeros(d)
-        self.t = 0
-        self.step = step
-
-    def weight(self) -> Any:
-        return self.w
-
-    def predict(self, x: Any) -> Any:
-        return self.w @ self.K.arr(x)
-
-    def update(self, x: Any) -> None:
-        K = self.K
-        x = K.arr(x)
-        self.t += 1
-        g = K.sigmoid(self.w @ x) * x
-        eta = self.D / K.sqrt(K.num(self.t)) if self.step is None else K.num(self.step)
-        w = self.w - eta * g
-        n = K.sqrt(w @ w)
-        self.w = w * (self.D / n) if n > self.D else w
-
-
-class ProjectedFTL:
-    """Follow the leader on [-D, D]^d-ball for the losses log(1 + e^{x.w}) (float64 only; a proper learner)."""
-
-    def __init__(self, d: int, D: Any, K=FLOAT):
-        self.d, self.D, self.K = d, float(D), K
-        self.X: list = []
-        self.w = np.zeros(d)
-
-    def weight(self) -> Any:
-        return self.w
-
-    def predict(self, x: Any) -> Any:
-        return float(self.w @ np.asarray(x, float))
-
-    def update(self, x: Any) -> None:
-        from olr_verify.hunting.comparator import best_absorbed
-
-        self.X.append(np.asarray(x, float))
-        self.w = best_absorbed(np.array(self.X), self.D).theta
 
 
 def aioli_gd_steps(n: int, B: float, R: float, lam: float) -> int:

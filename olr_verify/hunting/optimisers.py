@@ -23,7 +23,6 @@ from typing import Any, Callable
 
 import numpy as np
 
-from olr_verify.hunting import highprec_learners as hl
 from olr_verify.hunting.bounds import TARGETS, Sequence, Target, evaluate_full, ratio, with_defaults
 
 
@@ -247,6 +246,26 @@ def resize(t: Target, seq: Sequence, params: dict, rng: np.random.Generator) -> 
     return Sequence(seq.family, p, X, Y, U)
 
 
+BALL_SHRINK = 1e-14  # rows on the sphere are pulled in by this relative margin (float norms are inexact)
+
+
+def inside_ball(seq: Sequence) -> Sequence:
+    """The binary family's inputs made EXACTLY admissible (||x_t|| <= R, seed 000's hypothesis): a row whose
+    float64 norm exceeds R (1 - BALL_SHRINK) is rescaled to that norm, so that the decimal data of an artefact
+    satisfy the hypothesis exactly (``confirm.hypotheses_broken`` checks it in rationals)."""
+    if seq.family != "binary" or seq.params.get("R") is None:
+        return seq
+    X = np.asarray(seq.X, float)
+    cap = float(seq.params["R"]) * (1 - BALL_SHRINK)
+    norms = np.linalg.norm(X, axis=1)
+    over = norms > cap
+    if not over.any():
+        return seq
+    X = X.copy()
+    X[over] *= (cap / norms[over])[:, None]
+    return Sequence(seq.family, seq.params, X, seq.Y, seq.U)
+
+
 def _score(t: Target, seq: Sequence) -> tuple[float, float, float, Any]:
     try:
         with np.errstate(all="ignore"):
@@ -269,6 +288,17 @@ def _generate(make: Callable, t: Target, p: dict, rng: np.random.Generator) -> S
 
 
 MAX_CANDIDATES = 4   # float64 violations replayed at 50/80 digits: the worst of 4 distinct regions
+NOISE = 1e-12        # a float64 margin lhs - rhs below NOISE * max(1, |lhs|, |rhs|) is rounding-level
+
+
+def _rank(b: "Best") -> tuple[bool, float]:
+    """Order of the candidates to replay: margins above rounding level first, then the ratio.
+
+    Per-round identities that cancel (e.g. App. B.1's Z_t) give float64 'violations' of ratio >> 1 made of
+    rounding alone (lhs ~ 1e-14); ranked first they would take every replay slot from a real, smaller-ratio
+    violation.  Only the ORDER changes: every replayed candidate is still decided at 50/80 digits."""
+    lhs, rhs = float(b.lhs), float(b.rhs)
+    return (lhs - rhs > NOISE * max(1.0, abs(lhs), abs(rhs)), b.ratio)
 
 
 @dataclasses.dataclass
@@ -316,6 +346,7 @@ def hunt(claim: str, seconds: float = math.inf, seed: int = 0, params: dict | No
 
     def consider(seq: Sequence, how: str, is_baseline: bool) -> float:
         nonlocal best, baseline
+        seq = inside_ball(seq)
         r, lhs, rhs, cmp = _score(t, seq)
         bud.evals += 1
         bud.work += seq.n
@@ -327,8 +358,9 @@ def hunt(claim: str, seconds: float = math.inf, seed: int = 0, params: dict | No
             progress.append((bud.evals, r))
         if r > 1:  # the largest float64 candidate of each of the worst regions, for the replay
             key = region.cell(seq.params) if region is not None else None
-            if key not in candidates or r > candidates[key].ratio:
-                candidates[key] = Best(r, lhs, rhs, seq, cmp, how)
+            cand = Best(r, lhs, rhs, seq, cmp, how)
+            if key not in candidates or _rank(cand) > _rank(candidates[key]):
+                candidates[key] = cand
         if is_baseline and r > baseline.ratio:
             baseline = Best(r, lhs, rhs, seq, cmp, how)
         return r
@@ -376,6 +408,6 @@ def hunt(claim: str, seconds: float = math.inf, seed: int = 0, params: dict | No
                     sigma = max(sigma * 0.85, 1e-3)
             starts[k % len(starts)] = (cur_r, cur)
             k += 1
-    worst = sorted(candidates.values(), key=lambda b: -b.ratio)[:MAX_CANDIDATES]
+    worst = sorted(candidates.values(), key=_rank, reverse=True)[:MAX_CANDIDATES]
     return HuntResult(claim, best, baseline, bud.evals, time.perf_counter() - bud.start, by, progress,
                       region=region, work=bud.work, pinned=pinned, candidates=worst)

@@ -20,7 +20,8 @@ import json
 import sympy as sp
 from flint import ctx, fmpq
 
-from olr_verify.kernel.inequality import Rejected, check_inequality, read_expr
+from olr_verify.kernel.inequality import Inequality, Rejected, _box_str, check_inequality, env_of, read_expr
+from olr_verify.kernel.intervals import Undefined, compile_expr
 
 FORMAT = "olr-verify-certificate/1"
 PRECISION_BITS = 128
@@ -85,9 +86,19 @@ IDENTITY_STEPS = (("expand", sp.expand), ("cancel", lambda e: sp.cancel(sp.toget
                   ("simplify", sp.simplify), ("simplify(rewrite(exp))", lambda e: sp.simplify(e.rewrite(sp.exp))))
 
 
+#: Largest number of monomials an identity may expand to (a hostile (a+...+h)**64 would have 10^9).
+MAX_TERMS = 20_000
+
+
 def _identity(cert: dict) -> None:
     names = [str(d[0]) for d in cert["domain"]]
-    diff = read_expr(cert["lhs"], names) - read_expr(cert["rhs"], names)
+    lhs, rhs = read_expr(cert["lhs"], names), read_expr(cert["rhs"], names)
+    if lhs == rhs:
+        raise Rejected("lhs and rhs are the same expression as read: the link certifies nothing")
+    if _terms(lhs) + _terms(rhs) > MAX_TERMS:
+        raise Rejected(f"lhs - rhs would expand to more than {MAX_TERMS} terms")
+    _defined(cert["domain"], names, (lhs, rhs))
+    diff = lhs - rhs
     for _, step in IDENTITY_STEPS:
         try:
             if step(diff) == 0:
@@ -95,6 +106,63 @@ def _identity(cert: dict) -> None:
         except Exception:  # noqa: BLE001 - a transformation that fails is not a proof
             continue
     raise Rejected("no exact transformation reduces lhs - rhs to 0")
+
+
+def _terms(e: sp.Expr) -> int:
+    """An upper bound on the number of terms of ``expand(e)`` (sums add, products multiply, a sum of m
+    terms to an integer power k has at most C(m + k - 1, k) monomials)."""
+    from math import comb
+
+    if e.is_Add:
+        return sum(_terms(a) for a in e.args)
+    if e.is_Mul:
+        out = 1
+        for a in e.args:
+            out = min(out * _terms(a), 10 * MAX_TERMS)
+        return out
+    if e.is_Pow and e.args[1].is_Integer and e.args[1] > 1:
+        m = _terms(e.args[0])
+        return comb(m + int(e.args[1]) - 1, int(e.args[1])) if m > 1 else 1
+    return 1
+
+
+#: Boxes tried when showing that both sides of an identity are defined on its domain.
+DEFINED_BOXES = 64
+
+
+def _defined(domain, names, sides) -> None:
+    """Both sides defined (real, no division by 0, no log or fractional power of a non-positive number)
+    on the whole domain, shown by interval enclosures on at most :data:`DEFINED_BOXES` boxes that cover
+    it: an identity such as x/x == 1 or exp(log(x)) == x holds only where its sides exist."""
+    frame = Inequality({"relation": f"{names[0]} >= 0", "domain": domain})
+    enclosures = [compile_expr(side.subs(frame.maps, simultaneous=True)) for side in sides]
+    boxes, used = [dict(frame.root)], 1
+    while boxes:
+        box = boxes.pop()
+        try:
+            for enclose in enclosures:
+                enclose(env_of(box))
+        except Undefined as exc:
+            halves = _halves(box)
+            used += 2
+            if halves is None or used > DEFINED_BOXES:
+                raise Rejected(f"a side is not shown defined on {_box_str(box)}: {exc}") from None
+            boxes.extend(halves)
+
+
+def _halves(box: dict) -> list[dict] | None:
+    """The box cut in two across its widest finite side (a whole line is cut at 0); None if none can be."""
+    best, width = None, fmpq(0)
+    for name, (lo, hi) in box.items():
+        if isinstance(lo, float) and isinstance(hi, float):
+            return [{**box, name: (lo, fmpq(0))}, {**box, name: (fmpq(0), hi)}]
+        if not isinstance(lo, float) and not isinstance(hi, float) and hi - lo > width:
+            best, width = name, hi - lo
+    if best is None:
+        return None
+    lo, hi = box[best]
+    mid = (lo + hi) / 2
+    return [{**box, best: (lo, mid)}, {**box, best: (mid, hi)}]
 
 
 def _exact(cert: dict) -> None:

@@ -30,10 +30,23 @@ def _no_constant(text):
     raise ValueError(f"{text} is not a number")
 
 
+#: Largest certificate file read (the committed ones are below 200 kB).
+MAX_BYTES = 20_000_000
+
+
 def read_certificate(path: Path) -> dict:
-    """The JSON object at ``path``: duplicate keys, NaN and infinities refused (another reader could differ)."""
-    return json.loads(Path(path).read_text(encoding="utf-8"), object_pairs_hook=_no_duplicates,
-                      parse_constant=_no_constant)
+    """The JSON object at ``path``: a regular file of at most :data:`MAX_BYTES` (never a device or a pipe),
+    duplicate keys, NaN and infinities refused (another reader could differ)."""
+    import os
+    import stat
+
+    with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:  # a FIFO must not block
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise ValueError("not a regular file")
+        data = handle.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise ValueError(f"larger than {MAX_BYTES} bytes")
+    return json.loads(data.decode("utf-8"), object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
 
 
 def verdict_of(path: Path, results: Path | None = None) -> tuple[bool, str]:
@@ -45,22 +58,37 @@ def verdict_of(path: Path, results: Path | None = None) -> tuple[bool, str]:
     verdict = check(cert)
     if not verdict.accepted:
         return False, verdict.reason
-    return _bound_to_report(cert, results if results is not None else Path(path).resolve().parent.parent
-                            / "results.json", explicit=results is not None)
+    return _bound_to_report(cert, Path(path), results if results is not None else
+                            Path(path).resolve().parent.parent / "results.json", explicit=results is not None)
 
 
-def _bound_to_report(cert: dict, results: Path, explicit: bool) -> tuple[bool, str]:
-    """A certificate naming a claim must be the one the report recorded for that claim (same statement hash)."""
+def _relative(path: Path, folder: Path) -> str | None:
+    """``path`` relative to ``folder`` as the report writes it (``certificates/<file>``), or None if outside."""
+    try:
+        return Path(path).resolve().relative_to(folder.resolve()).as_posix()
+    except ValueError:
+        return None
+
+
+def _bound_to_report(cert: dict, path: Path, results: Path, explicit: bool) -> tuple[bool, str]:
+    """With a report (``--results``, or the results.json two folders above a file in ``certificates/``), the
+    certificate must name its claim, the report must record that claim as proved with this statement's hash,
+    and a file inside the report must be the one the report lists for that claim: a valid certificate of some
+    other statement, copied over a claim's file, proves nothing about the claim. Without a report, the
+    kernel's verdict on the certificate's own statement is the answer."""
+    if not results.is_file():
+        return (False, f"results file {results} not found") if explicit else (True, "accepted")
     claim = cert.get("claim")
-    if claim is None or not results.is_file():
-        if explicit and claim is not None:
-            return False, f"results file {results} not found"
-        return True, "accepted"
+    if not isinstance(claim, str):
+        return False, f"the certificate names no claim, so {results.name} cannot bind it to one"
     try:
         claims = {c["id"]: c for c in json.loads(results.read_text(encoding="utf-8"))["claims"]}
     except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
         return False, f"cannot read {results}: {type(exc).__name__}: {exc}"[:300]
     entry = claims.get(claim)
+    inside = _relative(path, results.parent)
+    if inside is not None and inside.startswith("certificates/") and (not isinstance(entry, dict) or entry.get("certificate") != inside):
+        return False, f"{inside} is not the certificate {results.name} lists for {claim}"
     if not isinstance(entry, dict):
         return False, f"claim {claim!r} is not in {results}"
     if entry.get("status") != "proved":

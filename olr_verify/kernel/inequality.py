@@ -1,6 +1,8 @@
 """Re-check an ``inequality`` certificate: root box, bisection tree, closers (docs/certificates.md)."""
 from __future__ import annotations
 
+import copy
+
 import sympy as sp
 from flint import arb, fmpq
 
@@ -9,6 +11,8 @@ from olr_verify.expr import ExprError, exact_rational, parse_expr, parse_relatio
 
 SMOOTH = (sp.exp, sp.log, sp.tanh, sp.sinh, sp.cosh, sp.atan, sp.asinh, sp.erf)
 MAX_NODES = 2_000_000
+TOUCHING_ORDERS = (2, 3, 4, 5, 6, 7, 8)  # orders of a one-coordinate touching point (odd: at an end)
+MAX_PIECES = 64  # pieces of one multiplier closer
 MAX_ORDER = 2  # derivatives used to establish a monotone closer's slope
 
 
@@ -62,9 +66,10 @@ class Inequality:
         self.root = self._root_box(domain)
         self.f = compile_expr(self.slack)
         self.budget = min(int(cert.get("max_nodes", MAX_NODES)), MAX_NODES)
-        self.nodes = 0
+        self.count = [0]  # nodes checked, shared with the pieces of multiplier closers
         self.smooth = is_smooth(self.slack)
         self._derivs: dict = {}
+        self._views: dict = {}  # on_box: slack with the box's Abs/Max/Min branches resolved -> view
 
     # ---------------------------------------------------------------- domain
     def _root_box(self, domain) -> dict:
@@ -95,6 +100,7 @@ class Inequality:
             else:
                 maps[u], box[name] = (lo_e + u if lo_e is not None else hi_e - u), (fmpq(0), INF)
         self.slack = self.slack.subs(maps, simultaneous=True)
+        self.maps = maps  # the kernel's identity check evaluates other expressions on the same box
         self.reparametrised = {str(k): sp.sstr(v) for k, v in maps.items()}
         return box
 
@@ -102,9 +108,36 @@ class Inequality:
     def check(self, tree) -> None:
         self.node(tree, dict(self.root))
 
+    @property
+    def nodes(self) -> int:
+        return self.count[0]
+
+    def piece(self, expr: sp.Expr, strict: bool = False) -> "Inequality":
+        """The relation ``expr >= 0`` (``> 0`` if strict) on the same coordinates, sharing the node budget."""
+        sub = copy.copy(self)
+        sub.slack, sub.strict, sub.f = expr, strict, compile_expr(expr)
+        sub.smooth, sub._derivs, sub._views = is_smooth(expr), {}, {}
+        return sub
+
+    def on_box(self, box) -> "Inequality":
+        """The relation on this box: each ``Abs``/``Max``/``Min`` whose branch the box decides (by an
+        enclosure of its argument, or of the difference of its two arguments) replaced by that branch.
+        Equal to ``s`` on the box, and often smooth there, so derivative closers apply on each side of a
+        kink once the tree splits at the kink exactly."""
+        if self.smooth:
+            return self
+        expr = resolve_branches(self.slack, env_of(box))
+        if expr == self.slack:
+            return self
+        if expr not in self._views:
+            view = copy.copy(self)
+            view.slack, view.f, view.smooth, view._derivs = expr, compile_expr(expr), is_smooth(expr), {}
+            self._views[expr] = view
+        return self._views[expr]
+
     def node(self, node, box) -> None:
-        self.nodes += 1
-        if self.nodes > self.budget:
+        self.count[0] += 1
+        if self.count[0] > self.budget:
             raise Rejected(f"more than {self.budget} nodes")
         if not isinstance(node, dict):
             raise Rejected("a tree node must be an object")
@@ -120,7 +153,7 @@ class Inequality:
             self.node(node["hi"], {**box, name: (q, hi)})
             return
         closer = node.get("close")
-        method = getattr(self, f"close_{closer}", None)
+        method = getattr(self.on_box(box), f"close_{closer}", None)
         if method is None:
             raise Rejected(f"unknown closer {closer!r}")
         try:
@@ -191,6 +224,54 @@ class Inequality:
                 return True
         return False
 
+    def close_multiplier(self, node, box) -> bool:
+        """``s * exp(h) == p_1 + ... + p_k`` exactly (sympy, after the ``flips``), with ``h`` (``log_multiplier``) and ``s``
+        real at every point of the box (their enclosures exist), each ``p_j >= c_j`` on the box by its
+        own tree (``p_j > c_j`` for a piece marked ``strict``) and ``sum c_j >= 0`` (``> 0`` when the
+        relation is strict and no piece is). As ``exp(h) > 0`` at every point, s has the
+        sign of the sum there: unbounded tails where growing terms compete (h = -(the dominant exponent))."""
+        pieces = node.get("pieces")
+        if not isinstance(pieces, list) or not pieces or len(pieces) > MAX_PIECES:
+            raise Rejected(f"multiplier needs 1 to {MAX_PIECES} pieces")
+        h = read_expr(node.get("log_multiplier", "0"), self.names)
+        env = env_of(box)
+        compile_expr(h)(env)  # raises Undefined where exp(h) has no real value: then no closure
+        self.f(env)
+        exprs, total = [], fmpq(0)
+        for item in pieces:
+            p, c = read_expr(item["expr"], self.names), _q(item["bound"])
+            exprs.append(p)
+            total += c
+        strict_piece = any(item.get("strict") is True for item in pieces)
+        if not (total > 0 if self.strict and not strict_piece else total >= 0):
+            return False
+        flips = [read_expr(w, self.names) for w in node.get("flips", [])]
+        for w in flips:
+            compile_expr(w)(env)  # raises Undefined where w has no real value: then no closure
+        slack = softplus_flipped(self.slack, flips)
+        if not identically_zero(slack * sp.exp(h) - sp.Add(*exprs)):
+            raise Rejected("multiplier: s * exp(h) is not the sum of the pieces (no exact transformation shows it)")
+        for item, p in zip(pieces, exprs):
+            c = _q(item["bound"])
+            self.piece(p - sp.Rational(int(c.p), int(c.q)), item.get("strict") is True).node(item.get("tree"), box)
+        return True
+
+    def close_abs_cases(self, node, box) -> bool:
+        """``s = rest + c Abs(u)`` (one term of s, c a negative rational, ``rest`` free of ``Abs(u)``) is
+        ``min(rest + c u, rest - c u)``: ``plus`` closes ``rest + c u``, ``minus`` closes ``rest - c u``."""
+        u = read_expr(node["abs"], self.names)
+        terms = sp.Add.make_args(self.slack)
+        hits = [t for t in terms if t.has(sp.Abs(u))]
+        if len(hits) != 1:
+            raise Rejected("abs_cases: Abs(u) must occur in exactly one term of s")
+        c = hits[0] / sp.Abs(u)
+        if not (c.is_Rational and c < 0):
+            raise Rejected("abs_cases: the term must be a negative rational times Abs(u)")
+        rest = sp.Add(*[t for t in terms if t is not hits[0]])
+        for key, branch in (("plus", u), ("minus", -u)):
+            self.piece(rest + c * branch, self.strict).node(node.get(key), box)
+        return True
+
     def close_zero(self, node, box) -> bool:
         """Non-strict: with the fixed coordinates substituted, sympy reduces s to exactly 0."""
         if self.strict:
@@ -210,19 +291,87 @@ class Inequality:
             if _gt(box[n][0], p) or _gt(p, box[n][1]):
                 raise Rejected(f"touching point {n} = {p} is outside the box")
         idx = [self.names.index(n) for n in point if box[n][0] != box[n][1]]
+        order = node.get("order", 2)
+        if order not in TOUCHING_ORDERS or (order > 2 and len(idx) != 1):
+            raise Rejected(f"touching order must be one of {TOUCHING_ORDERS} (above 2: one coordinate)")
+        if order > 2:
+            return self.touching_exact(point, box, order) and self.remainder_sign(idx[0], point, box, order)
         return self.touching_exact(point, box) and self.touching_convex(idx, box)
 
-    def touching_exact(self, point, box) -> bool:
-        """s and d_i s (i in point) vanish identically at x_point = point (sympy, exact)."""
+    def remainder_sign(self, i: int, point, box, order: int) -> bool:
+        """``d^order s (x - p)^order >= 0`` on the box: even order and ``d^order s >= 0``; odd order with
+        p the box's lower end and ``d^order s >= 0``, or its upper end and ``d^order s <= 0``."""
+        d = self.deriv(*[i] * order)(env_of(box))
+        if order % 2 == 0:
+            return d.ge0()
+        p, (lo, hi) = point[self.names[i]], box[self.names[i]]
+        return (p == lo and d.ge0()) or (p == hi and _le0(d))
+
+    def touching_exact(self, point, box, order: int = 2) -> bool:
+        """s and its derivatives in the coordinates of ``point`` up to ``order - 1`` vanish identically at
+        x_point = point (sympy, exact). With one coordinate and ``d^order s (x - p)^order >= 0`` on the box
+        (:meth:`remainder_sign`), Taylor's theorem with the Lagrange remainder gives s >= 0 there."""
         at = _fixed(box, self.names) | {sp.Symbol(n): sp.Rational(int(p.p), int(p.q)) for n, p in point.items()}
         idx = [self.names.index(n) for n in point if box[n][0] != box[n][1]]
-        return all(exactly_zero(e.subs(at)) for e in [self.slack] + [sp.diff(self.slack, self.syms[i]) for i in idx])
+        exprs = [self.slack] + [sp.diff(self.slack, self.syms[i]) for i in idx]
+        if order > 2:
+            exprs += [sp.diff(self.slack, self.syms[idx[0]], k) for k in range(2, order)]
+        return all(exactly_zero(e.subs(at)) for e in exprs)
 
     def touching_convex(self, idx, box) -> bool:
         """The interval Hessian in the coordinates idx is positive definite on the box."""
         env = env_of(box)
         h = [[self.deriv(*sorted((i, j)))(env) for j in idx] for i in idx]
         return all(det([row[:k] for row in h[:k]]).gt0() for k in range(1, len(idx) + 1))
+
+
+def resolve_branches(expr: sp.Expr, env: dict) -> sp.Expr:
+    """``expr`` with ``Abs(u)`` -> ``u`` / ``-u`` where the enclosure of u on env is >= 0 / <= 0, and
+    ``Max(a, b)`` / ``Min(a, b)`` -> the argument the enclosure of ``a - b`` picks; rebuilt unevaluated."""
+    if expr.is_Atom:
+        return expr
+    args = [resolve_branches(a, env) for a in expr.args]
+    try:
+        if expr.func is sp.Abs:
+            iv = compile_expr(args[0])(env)
+            if iv.ge0() or _le0(iv):
+                return args[0] if iv.ge0() else -args[0]
+        if expr.func in (sp.Max, sp.Min) and len(args) == 2:
+            iv = compile_expr(args[0] - args[1])(env)
+            if iv.ge0() or _le0(iv):
+                return args[0] if iv.ge0() == (expr.func is sp.Max) else args[1]
+    except Undefined:
+        pass
+    return expr if tuple(args) == expr.args else expr.func(*args, evaluate=False)
+
+
+def softplus_flipped(slack: sp.Expr, flips) -> sp.Expr:
+    """``slack`` with each ``log(S)`` (``log1p(S)``, with ``1 + S`` for ``S``) whose expanded argument has a
+    term with the factor ``exp(w)``, for the first listed ``w`` that matches, replaced by
+    ``w + log(c) + log(T)`` with ``c T = expand(S * exp(-w))``, c its positive rational content
+    (``log(1 + exp(w)) = w + log(exp(-w) + 1)``, ``log((e^{-z/2} + e^{z/2})/2) = z/2 - log 2 + log(1 + e^{-z})``). An identity where S > 0
+    and w is real: the caller has checked that the enclosures of the slack (so ``S > 0``: the enclosure of
+    ``log`` needs it) and of each ``w`` exist on the box."""
+    from sympy.codegen.cfunctions import log1p
+
+    if len(flips) > MAX_PIECES:
+        raise Rejected(f"at most {MAX_PIECES} flips")
+    rules = {}
+    for node in sp.preorder_traversal(slack):
+        if node.func is sp.log or node.func is log1p:
+            arg = node.args[0] if node.func is sp.log else 1 + node.args[0]
+            terms = sp.Add.make_args(sp.expand(arg))
+            w = next((w for w in flips if any(sp.exp(w) in sp.Mul.make_args(t) for t in terms)), None)
+            if w is not None:
+                c, rest = sp.expand(arg * sp.exp(-w)).as_content_primitive()
+                rules[node] = w + (sp.log(c) + sp.log(rest) if c.is_Rational and c > 0 else sp.log(c * rest))
+    return slack.xreplace(rules)
+
+
+def identically_zero(expr: sp.Expr) -> bool:
+    """``expr`` (with free symbols) is 0 as a function: by ``expand`` or ``cancel(together(expand))``."""
+    e = sp.expand(expr)
+    return e == 0 or sp.cancel(sp.together(e)) == 0
 
 
 def exactly_zero(value: sp.Expr) -> bool:

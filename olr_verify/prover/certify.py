@@ -1,9 +1,13 @@
 """Search for a kernel certificate (``kind: "inequality"``, docs/certificates.md) of a relation.
 
-Untrusted: a depth-first bisection of the kernel's own root box that tries, on every box, the
-kernel's closers in the order ``outside``, ``interval``, ``mean_value``, ``monotone`` (the face
-closed recursively), ``touching`` (the simplest rational point of a small box), and otherwise
-splits the widest coordinate (an unbounded range ``[a, oo)`` at ``a + max(|a|, 8)``). The work
+Untrusted: a depth-first bisection of the kernel's own root box that tries, on every box (with the
+``Abs``/``Max``/``Min`` branches the box decides resolved, ``Inequality.on_box``), the kernel's closers
+in the order ``interval``, ``mean_value``, ``monotone`` (the face closed recursively), ``zero``,
+``touching`` (the simplest rational point of a small box; orders 3-8 in one coordinate when the
+Hessian test fails), ``multiplier`` (on tails, :mod:`olr_verify.prover.tailcert`: on the first tail
+box of a side and where cutting stops), and otherwise splits the widest coordinate (an unbounded
+range ``[a, oo)`` at ``a + max(|a|, 8)``). At the root it first tries ``abs_cases`` (``|f| <= R``)
+and a sigmoid-form rewrite. Where it stops, :func:`stuck_points` says where a counterexample may be. The work
 budget is a number of boxes, so the same input gives the same certificate on any machine. The
 result is only a candidate: :func:`olr_verify.kernel.check` decides.
 """
@@ -12,11 +16,13 @@ from __future__ import annotations
 import time
 from fractions import Fraction
 
+import sympy as sp
 from flint import ctx, fmpq
 
 from olr_verify.kernel import FORMAT, PRECISION_BITS, statement_sha256
-from olr_verify.kernel.inequality import Inequality, Rejected
-from olr_verify.kernel.intervals import Undefined
+from olr_verify.kernel.inequality import Inequality, Rejected, _q, read_expr
+from olr_verify.kernel.intervals import Undefined, compile_expr, to_fmpq
+from olr_verify.prover import tailcert
 from olr_verify.expr import ExprError
 
 MIN_WIDTH = fmpq(1, 2**24)
@@ -24,6 +30,8 @@ TOUCH_WIDTH = fmpq(1, 8)
 MAX_DEPTH = 120
 MAX_TOUCH_TRIES = 16  # sympy exact checks per search
 MAX_CUT = 2**12  # unbounded ranges are cut at 8, 16, ..., 4096 at most
+MIN_MULTIPLIER_END = 8  # a multiplier leaf is tried on tails [a, oo) / (-oo, -a] with a >= 8
+PIECE_BOXES = 40  # budget of the sub-search that closes one piece
 
 
 class _OutOfWork(Exception):
@@ -43,15 +51,19 @@ def statement(relation: str, domain: dict[str, tuple[str, str]], claim: str | No
 
 
 def certify(relation: str, domain: dict[str, tuple[str, str]], *, max_boxes: int = 20_000,
-            claim: str | None = None, deadline: float | None = None) -> tuple[dict | None, str]:
+            claim: str | None = None, deadline: float | None = None,
+            stuck: list | None = None) -> tuple[dict | None, str]:
     """``(certificate, "")`` or ``(None, why not)`` within ``max_boxes`` boxes; raises :class:`SafetyNet`
-    past ``deadline`` (``time.perf_counter()`` value)."""
+    past ``deadline`` (``time.perf_counter()`` value). When the search stops at a box it cannot close,
+    candidate points of that box in the original variables (:func:`stuck_points`) are appended to
+    ``stuck``: where to look for a counterexample."""
     cert = statement(relation, domain, claim)
     old = ctx.prec
     ctx.prec = PRECISION_BITS
     try:
         search = _Search(Inequality(cert), max_boxes, deadline)
-        tree = search.node(dict(search.ineq.root), face=False, depth=0)
+        tree = (search.abs_cases_root() or search.rewritten_root()
+                or search.node(dict(search.ineq.root), face=False, depth=0))
     except (ExprError, Rejected, Undefined, ValueError, TypeError) as exc:
         return None, f"no kernel certificate: {exc}"[:300]
     except _OutOfWork as exc:
@@ -61,6 +73,8 @@ def certify(relation: str, domain: dict[str, tuple[str, str]], *, max_boxes: int
     finally:
         ctx.prec = old
     if tree is None:
+        if stuck is not None and search.stuck_box is not None:
+            stuck.extend(stuck_points(search.ineq, search.stuck_box))
         return None, f"no kernel certificate: a box could not be closed ({search.stuck})"
     cert["max_nodes"] = search.boxes
     cert["tree"] = tree
@@ -76,6 +90,9 @@ class _Search:
         self.exact_cache: dict = {}
         self.tried_faces: set = set()
         self.stuck = ""
+        self.stuck_box: dict | None = None
+        self.tried_tails: set = set()
+        self.piece_budget = max_boxes // 2  # boxes spent on multiplier pieces (tried or used)
 
     def node(self, box, face: bool, depth: int):
         self.boxes += 1
@@ -83,15 +100,21 @@ class _Search:
             raise _OutOfWork(f"no kernel certificate within {self.max_boxes} boxes")
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise SafetyNet("wall-clock safety net reached in the certificate search")
-        for closer in ("interval", "mean_value"):
-            if self._closes(closer, {"close": closer}, box, face):
-                return {"close": closer}
-        leaf = self._monotone(box, face, depth) or self._zero(box) or self._touching(box, face)
+        base = self.ineq
+        try:
+            self.ineq = base.on_box(box)  # the branches of Abs/Max/Min this box decides, resolved
+        except (Undefined, ZeroDivisionError):
+            pass
+        try:
+            leaf = self._leaf(box, face, depth)
+        finally:
+            self.ineq = base
         if leaf is not None:
             return leaf
         split = self._split(box, depth)
         if split is None:
             self.stuck = ", ".join(f"{n}: [{lo}, {hi}]" for n, (lo, hi) in box.items())
+            self.stuck_box = dict(box)
             return None
         name, q = split
         lo, hi = box[name]
@@ -102,6 +125,64 @@ class _Search:
         if hi_node is None:
             return None
         return {"split": [name, str(Fraction(int(q.p), int(q.q)))], "lo": lo_node, "hi": hi_node}
+
+    def abs_cases_root(self):
+        """``s = rest + c Abs(u)`` with c < 0: an ``abs_cases`` root with one search per sign of u
+        (half the budget each); None when s has no such term or a case fails."""
+        terms = sp.Add.make_args(self.ineq.slack)
+        for t in terms:
+            absolutes = [a for a in t.atoms(sp.Abs)]
+            if len(absolutes) != 1 or sum(1 for x in terms if x.has(absolutes[0])) != 1:
+                continue
+            c = t / absolutes[0]
+            if not (c.is_Rational and c < 0):
+                continue
+            u, rest = absolutes[0].args[0], sp.Add(*[x for x in terms if x is not t])
+            node = {"close": "abs_cases", "abs": str(u)}
+            for key, branch in (("plus", u), ("minus", -u)):
+                sub = _Search(self.ineq.piece(rest + c * branch, self.ineq.strict), self.max_boxes // 2, self.deadline)
+                try:
+                    node[key] = sub.node(dict(self.ineq.root), face=False, depth=0)
+                except (_OutOfWork, RecursionError):
+                    node[key] = None
+                self.boxes += sub.boxes
+                if node[key] is None:
+                    return None
+            self.boxes += 1
+            return node if self._closes("abs_cases", node, dict(self.ineq.root), False) else None
+        return None
+
+    def rewritten_root(self):
+        """A root ``multiplier`` leaf with h = 0 and one piece, the slack in sigmoid form
+        (``exp(E)/(1+exp(E))`` as ``1/(1+exp(-E))``, which encloses without dependency), searched with
+        half the budget; None when there is nothing to rewrite or the search fails."""
+        slack, box = self.ineq.slack, dict(self.ineq.root)
+        try:
+            form = tailcert.rewritten(slack)
+            sub = None if form is None else _Search(
+                self.ineq.piece(read_expr(str(form), self.ineq.names), self.ineq.strict), self.max_boxes // 2,
+                self.deadline)
+        except (Undefined, Rejected, ExprError, ValueError, TypeError):
+            return None
+        if sub is None:
+            return None
+        try:
+            tree = sub.node(box, face=False, depth=0)
+        except (_OutOfWork, RecursionError):
+            tree = None
+        self.boxes += sub.boxes + 1  # the root leaf and the piece's tree
+        if tree is None:
+            return None
+        leaf = {"close": "multiplier", "log_multiplier": "0",
+                "pieces": [{"expr": str(form), "bound": "0", "strict": self.ineq.strict, "tree": tree}]}
+        return leaf if self._closes("multiplier", leaf, box, False) else None
+
+    def _leaf(self, box, face, depth):
+        for closer in ("interval", "mean_value"):
+            if self._closes(closer, {"close": closer}, box, face):
+                return {"close": closer}
+        return (self._monotone(box, face, depth) or self._zero(box) or self._touching(box, face)
+                or self._multiplier(box, depth))
 
     def _closes(self, closer, node, box, face) -> bool:
         if closer in ("mean_value", "touching") and not self.ineq.smooth:
@@ -130,6 +211,63 @@ class _Search:
                 return {"close": "monotone", "var": name, "face": face_node}
         return None
 
+    def _multiplier(self, box, depth):
+        """A ``multiplier`` leaf on a tail box (``tailcert``): each piece bounded below by its enclosure
+        or its value at the finite end, closed by a small sub-search; the bounds must add up."""
+        tail = tailcert.tail_variable(box)
+        if tail is None or self.piece_budget <= 0 or abs(_finite_end(box[tail[0]])) < MIN_MULTIPLIER_END:
+            return None
+        if tail in self.tried_tails and _tail_split(*box[tail[0]]) is not None:
+            return None  # tried on the first tail box of this side and where cutting stops, not between
+        self.tried_tails.add(tail)
+        try:
+            options = tailcert.candidates(self.ineq.slack, *tail)
+        except Exception:  # noqa: BLE001 - sympy failing on a rewrite is only a missed leaf
+            return None
+        for h, flips, forms in options:
+            pieces, total = [], fmpq(0)
+            for form in forms:
+                piece = self._piece(form, box, tail, depth)
+                if piece is None:
+                    break
+                pieces.append(piece)
+                total += _q(piece["bound"])
+            else:
+                if total > 0 if self.ineq.strict else total >= 0:
+                    leaf = {"close": "multiplier", "log_multiplier": str(h), "pieces": pieces}
+                    if flips:
+                        leaf["flips"] = [str(w) for w in flips]
+                    if self._closes("multiplier", leaf, box, False):
+                        return leaf
+        return None
+
+    def _piece(self, form, box, tail, depth):
+        """``{"expr", "bound", "tree"}`` with ``form >= bound`` on the box, or None."""
+        text = str(form)
+        expr = read_expr(text, self.ineq.names)
+        name, side = tail
+        end = box[name][0] if side > 0 else box[name][1]
+        for where in (box, {**box, name: (end, end)}):
+            try:
+                lo = compile_expr(expr)(_env(where)).lo
+            except (Undefined, ZeroDivisionError):
+                return None
+            if isinstance(lo, float):
+                continue
+            bound = tailcert.round_down(to_fmpq(lo))
+            sub = _Search(self.ineq.piece(expr - sp.Rational(int(bound.p), int(bound.q))),
+                          min(PIECE_BOXES, self.piece_budget), self.deadline)
+            sub.piece_budget = 0
+            try:
+                tree = sub.node(dict(box), face=False, depth=depth)
+            except (_OutOfWork, RecursionError):
+                tree = None
+            self.piece_budget -= sub.boxes
+            self.boxes += sub.boxes
+            if tree is not None:
+                return {"expr": text, "bound": str(Fraction(int(bound.p), int(bound.q))), "tree": tree}
+        return None
+
     def _zero(self, box):
         fixed = tuple((n, lo) for n, (lo, hi) in box.items() if lo == hi)
         if self.ineq.strict or not fixed or fixed in self.tried_faces or len(self.tried_faces) >= MAX_TOUCH_TRIES:
@@ -156,6 +294,25 @@ class _Search:
             idx = [self.ineq.names.index(n) for n in subset]
             if self.exact_cache[key] and self._convex(idx, box):
                 return {"close": "touching", "point": {n: str(p) for n, p in point.items()}}
+            if self.exact_cache[key] and len(subset) == 1:
+                leaf = self._higher_touching(exact, box, key)
+                if leaf is not None:
+                    return leaf
+        return None
+
+    def _higher_touching(self, exact, box, key):
+        """A one-coordinate touching point of order 3 to 8 (the Hessian test failed)."""
+        node = {"close": "touching", "point": {n: str(Fraction(int(p.p), int(p.q))) for n, p in exact.items()}}
+        for order in range(3, 9):
+            okey = key + (order,)
+            if okey not in self.exact_cache:
+                if len(self.exact_cache) >= 2 * MAX_TOUCH_TRIES:
+                    return None
+                self.exact_cache[okey] = self.ineq.touching_exact(exact, box, order)
+            if not self.exact_cache[okey]:
+                return None
+            if self._closes("touching", {**node, "order": order}, box, False):
+                return {**node, "order": order}
         return None
 
     def _convex(self, idx, box) -> bool:
@@ -190,6 +347,70 @@ class _Search:
             return None
         lo, hi = box[best]
         return best, _simplest_mid(lo, hi)
+
+
+FAR = (1, 2, 3, 4, 6, 8, 10, 12, 15, 20, 25, 30, 40)  # a stuck tail is probed at its end + 10**k
+MAX_STUCK_POINTS = 200
+
+
+def stuck_points(ineq: Inequality, box: dict) -> list[dict[str, Fraction]]:
+    """Points of a box the search could not close (ends, centre; a tail at ``end +- 10**k``), mapped
+    back through the kernel's reparametrisation to the original variables (rounded to 60 digits when
+    a bound is irrational: the caller re-checks that the point lies in the domain)."""
+    axes = []
+    for lo, hi in box.values():
+        if isinstance(lo, float) and isinstance(hi, float):
+            axes.append([Fraction(sign * 10**k) for k in FAR for sign in (1, -1)])
+        elif isinstance(lo, float) or isinstance(hi, float):
+            end, sign = (_frac(hi), -1) if isinstance(lo, float) else (_frac(lo), 1)
+            axes.append([end] + [end + sign * 10**k for k in FAR])
+        else:
+            axes.append(list(dict.fromkeys([_frac(lo), (_frac(lo) + _frac(hi)) / 2, _frac(hi)])))
+    maps = {n: read_expr(e, ineq.names) for n, e in ineq.reparametrised.items()}
+    out = []
+    for coords in _product(axes):
+        coord = {sp.Symbol(n): sp.Rational(c.numerator, c.denominator) for n, c in zip(ineq.names, coords)}
+        point = {}
+        for n in ineq.names:
+            value = maps[n].subs(coord) if n in maps else coord[sp.Symbol(n)]
+            point[n] = _fraction(value)
+        if None not in point.values():
+            out.append(point)
+    return out
+
+
+def _fraction(value: sp.Expr) -> Fraction | None:
+    """``value`` as a Fraction (60 digits when irrational); None when its decimal exponent is beyond
+    +-400 (e.g. exp(-9 D/40) at D = 10^40): such a point cannot be written, let alone checked."""
+    if value.is_Rational:
+        return Fraction(int(value.p), int(value.q)) if max(abs(int(value.p)), int(value.q)) < 10**400 else None
+    if value.is_finite is False:
+        return None
+    text = str(sp.N(value, 60))
+    exponent = text.lower().partition("e")[2]
+    if exponent and abs(int(exponent)) > 400:
+        return None
+    try:
+        return Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def _product(axes):
+    """The product of the axes, capped at MAX_STUCK_POINTS points, far values first."""
+    points = [[]]
+    for axis in axes:
+        points = [p + [v] for v in reversed(axis) for p in points][:MAX_STUCK_POINTS]
+    return points
+
+
+def _frac(q: fmpq) -> Fraction:
+    return Fraction(int(q.p), int(q.q))
+
+
+def _finite_end(ends) -> fmpq:
+    lo, hi = ends
+    return hi if isinstance(lo, float) else lo
 
 
 def _inner(lo, hi) -> fmpq:

@@ -94,10 +94,16 @@ def _kernel_gate(res: ProofResult, relation, domain, kernel_boxes: int, safety: 
         return _safety(res)
     if res.status == "refuted":  # confirmed in ball arithmetic at an exact point
         return res
+    stuck: list = []
     try:
-        kcert, why = certify(relation, domain, max_boxes=kernel_boxes, deadline=safety)
+        kcert, why = certify(relation, domain, max_boxes=kernel_boxes, deadline=safety, stuck=stuck)
     except SafetyNet:
         return _safety(res)
+    refuted = _stuck_refutation(relation, domain, stuck) if kcert is None and stuck else None
+    if refuted is not None:
+        cert["kernel"] = why
+        cert["refutation"] = "a point of the box the certificate search could not close, confirmed in arb at 200 bits"
+        return ProofResult("refuted", refuted, res.seconds, cert)
     verdict = check(kcert) if kcert is not None else None
     if verdict is not None and verdict.accepted:
         cert["kernel"] = f"accepted ({kcert['max_nodes']} boxes)"
@@ -110,6 +116,21 @@ def _kernel_gate(res: ProofResult, relation, domain, kernel_boxes: int, safety: 
             cert["search_status"] = "proved (not re-checked by the kernel)"
             res.status = "verified"
     return _safety(res) if time.perf_counter() > safety else res
+
+
+def _stuck_refutation(relation, domain, points) -> dict[str, str] | None:
+    """The first point (of :func:`certify.stuck_points`) where the slack is certainly negative (arb,
+    200 bits, the point certainly in the domain), as exact strings; None if there is none."""
+    variables = parse_domain(domain)
+    slack, _, _ = parse_relation(relation, [v.name for v in variables])
+    for point in points:
+        try:
+            ok, _ = refute.confirm(slack, variables, fmpq_point(point))
+        except (Unsupported, ValueError, TypeError, ZeroDivisionError):
+            continue
+        if ok:
+            return _point_str(fmpq_point(point))
+    return None
 
 
 def _safety(res: ProofResult) -> ProofResult:

@@ -153,6 +153,7 @@ def test_surrogate_ftl_plays_theta_t_of_equation_11():
         s = L.state()
         A = s["A"]
         assert L.predict(x) == pytest.approx(np.linalg.solve(A, s["b"]) @ x, abs=1e-12)
+        np.testing.assert_allclose(L.state()["theta_hat"], np.linalg.solve(A, s["b"]), rtol=1e-10, atol=1e-12)
         L.update(x, y)
 
 
@@ -316,3 +317,81 @@ def test_extend_keeps_equation_5_statistics_with_pending_rows(k):
         np.testing.assert_allclose(s[key], f[key], rtol=1e-13, atol=1e-15, err_msg=key)
     assert s["y_hat"] == f["y_hat"]
     np.testing.assert_allclose(grown.run(Xp[7:], Y[7:]), full.run(Xp[7:], Y[7:]), rtol=1e-13, atol=1e-15)
+
+
+def test_one_long_run_folds_equation_5_over_more_than_one_block_of_rows():
+    """run() on 4200 rows (more than one 4096-row BLAS block of the lazy fold): A and b are still the sums of eq. (5)
+    over every round, A_t = λI + ½Σ η_s g_s g_sᵀ and b_t = ½Σ(η_s g_sᵀθ̂_s − 1)g_s, with η_s = e^{m_s}/(1+BR),
+    m_s = y_s ŷ_s, g_s = −y_s σ(−m_s)x_s; written in x_s: ½η_s σ(−m_s)² = ½σ(m_s)σ(−m_s)/(1+BR) and g_sᵀθ̂_s = −y_sσ(−m_s)ŷ_s."""
+    d, B, R = 3, 1.5, 2.5
+    X, Y = ball_stream(4200, d, R, seed=18)
+    L = alg.AIOLI(d, B, R)
+    yhat = L.run(X, Y)
+    m = Y * yhat
+    a2 = 0.5 * expit(m) * expit(-m) / (1 + B * R)
+    beta = 0.5 * (expit(m) * expit(-m) * yhat / (1 + B * R) + Y * expit(-m))
+    s = L.state()
+    np.testing.assert_allclose(s["A"], L.lam * np.eye(d) + (X * a2[:, None]).T @ X, rtol=1e-11)
+    np.testing.assert_allclose(s["b"], X.T @ beta, rtol=1e-10, atol=1e-12)
+    assert s["t"] == 4200
+
+
+def test_a_learner_unpickled_from_read_only_arrays_learns_as_the_original():
+    """The round kernel updates A⁻¹, θ_t and its buffers in place; a state restored from read-only arrays (a memory
+    map, joblib) must be copied on __setstate__, and the restored learner must continue exactly as the original."""
+    import pickle
+
+    X, Y = ball_stream(20, 3, 2.0, seed=19)
+    L = alg.AIOLI(3, B=1.5, R=2.0)
+    L.run(X[:10], Y[:10])
+    state = pickle.loads(pickle.dumps(L)).__dict__
+    for v in state.values():
+        if isinstance(v, np.ndarray):
+            v.flags.writeable = False
+    restored = alg.AIOLI.__new__(alg.AIOLI)
+    restored.__setstate__(state)
+    np.testing.assert_array_equal(restored.run(X[10:], Y[10:]), L.run(X[10:], Y[10:]))
+
+
+@pytest.mark.parametrize("splits, inspect", [((1, 1, 30), False), ((1, 1, 30), True), ((256, 1, 3), False),
+                                             ((250, 6, 1, 2), False)])
+def test_any_split_of_the_stream_into_calls_gives_the_rounds_of_one_run(splits, inspect):
+    """Eq. (3)/(5) do not know how the stream is cut into predict/update/run calls, nor whether state() is read in
+    between. Cuts that end a predict's cache right before the same x is learnt again (x₂ = x₁), and batches that fill
+    the 256 pending rows of the lazy A exactly, must give the ŷ_t and the (A, b) of a single run over the stream."""
+    d, B, R = 3, 1.5, 2.5
+    n = sum(splits)
+    X, Y = ball_stream(n, d, R, seed=20)
+    for start in np.cumsum(splits)[:-1]:
+        X[start] = X[start - 1]                        # each call opens with the input the last one learnt
+    one = alg.AIOLI(d, B, R)
+    want = one.run(X, Y)
+    cut = alg.AIOLI(d, B, R)
+    got, start = [], 0
+    for i, k in enumerate(splits):
+        if i == 0:                                     # first chunk: predict then update, row by row
+            for x, y in zip(X[:k], Y[:k]):
+                got.append(cut.predict(x))
+                cut.update(x, y)
+        elif k == 1:
+            got.append(cut.predict(X[start]))
+            cut.update(X[start], Y[start])
+        else:
+            got.extend(cut.run(X[start:start + k], Y[start:start + k]))
+        start += k
+        if inspect:
+            cut.state()
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)
+    for key in ("A", "b", "A_inv", "theta"):
+        np.testing.assert_allclose(cut.state()[key], one.state()[key], rtol=1e-11, atol=1e-13, err_msg=key)
+
+
+def test_before_any_input_there_is_no_played_parameter():
+    """θ̂_t depends on x_t (eq. (3)): until an x has been seen, state() has theta_hat = y_hat = None (not a zero
+    vector that would pass for a played parameter); after predict(x) it is θ̂ of that x."""
+    L = alg.AIOLI(3, B=1.5, R=2.0)
+    s = L.state()
+    assert s["theta_hat"] is None and s["y_hat"] is None
+    x = np.array([0.5, -1.0, 0.8])
+    L.predict(x)
+    np.testing.assert_array_equal(L.state()["theta_hat"], L.theta_hat(x))

@@ -85,3 +85,8 @@ def test_ekf_rejects_a_p1_that_is_not_positive_definite(P1):
 def test_ekf_extend_rejects_a_non_positive_new_diagonal():
     with pytest.raises(ValueError, match=r"\bp1\b"):
         alg.EKF(2).extend(1, p1=0.0)
+
+
+def test_ekf_says_why_an_indefinite_p1_is_rejected():
+    with pytest.raises(ValueError, match=r"^P1 must be symmetric positive definite$"):
+        alg.EKF(2, P1=[[1.0, 2.0], [2.0, 1.0]])

@@ -63,3 +63,41 @@ def test_regularized_leader_of_an_empty_history_is_zero_with_an_inactive_constra
         theta, mu = alg.regularized_leader(np.empty((0, 2)), np.empty(0), lam, B)
         np.testing.assert_array_equal(theta, np.zeros(2))
         assert mu == 0.0
+
+
+def test_regularized_leader_called_cold_solves_the_constrained_kkt_system_with_lambda_not_one():
+    """No warm start (θ₀ = None, the public entry point of the references): d = 3, λ = 0.3, an active ball B = 0.4.
+    KKT of min F(θ) s.t. ‖θ‖ ≤ B: ∇F(θ) + 2μθ = 0, μ > 0, ‖θ‖ = B; and the unconstrained call (B = None) is the
+    zero of ∇F with μ = 0."""
+    X, Y = ball_stream(30, 3, 2.0, seed=21)
+    Y = np.where(X @ np.array([1.0, -0.5, 0.3]) > 0, 1.0, -1.0)  # separable: the free minimiser is far out
+    lam, B = 0.3, 0.4
+    free, mu0 = alg.regularized_leader(X, Y, lam)
+    assert mu0 == 0.0 and np.linalg.norm(alg.ftrl_gradient(free, X, Y, lam)) < 1e-10
+    assert np.linalg.norm(free) > 2 * B
+    theta, mu = alg.regularized_leader(X, Y, lam, B)
+    assert mu > 0 and np.linalg.norm(theta) == pytest.approx(B, rel=1e-12)
+    assert np.linalg.norm(alg.ftrl_gradient(theta, X, Y, lam) + 2.0 * mu * theta) < 1e-9
+
+
+def test_ftrl_default_regularisation_is_lambda_one_of_section_5():
+    """Seed 000 §5 runs FTRL with ℓ2-regularisation λ = 1: FTRL(d) must play argmin Σ ℓ_s + ‖θ‖²."""
+    X, Y = ball_stream(12, 3, 1.5, seed=22)
+    L = alg.FTRL(3)
+    L.run(X, Y)
+    th = L.state()["theta_hat"]
+    assert L.state()["lam"] == 1.0
+    assert np.linalg.norm(alg.ftrl_gradient(th, X, Y, 1.0)) < 1e-9
+
+
+def test_extend_right_after_a_solve_pads_the_current_minimiser_with_zeros():
+    """θ_t solved (state() read), then extend(2): the past inputs padded with zeros give the same objective on the
+    old coordinates and pure regularisation on the new ones, so the minimiser is θ_t padded with zeros."""
+    X, Y = ball_stream(10, 2, 1.0, seed=23)
+    L = alg.FTRL(2, lam=0.7, B=5.0)
+    L.run(X, Y)
+    th = L.state()["theta_hat"]
+    L.extend(2)
+    np.testing.assert_array_equal(L.state()["theta_hat"], np.concatenate([th, np.zeros(2)]))
+    x = np.array([0.1, -0.2, 0.3, 0.4])
+    assert L.predict(x) == pytest.approx(th @ x[:2], rel=1e-15)

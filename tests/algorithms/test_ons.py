@@ -154,3 +154,24 @@ def test_ogd_projection_is_active_and_keeps_every_iterate_in_the_ball():
         np.testing.assert_allclose(L.state()["theta_hat"], th, rtol=1e-12, atol=1e-15)
         assert np.linalg.norm(L.state()["theta_hat"]) <= B * (1 + 1e-12)
     assert projected >= 10 and L.state()["t"] == 30
+
+
+def test_ons_refuses_an_underflowing_exp_concavity_and_reports_b_times_r():
+    """α = e^{−BR} underflows for BR = 1000: γ = ½min(1/(4GD), α) would be 0; the error names the product BR."""
+    with pytest.raises(ValueError, match=r"B\*R = 1000\.0 is too large"):
+        alg.ONS(2, B=100.0, R=10.0)
+    assert alg.ONS(2, B=100.0, R=10.0, gamma=0.01).state()["gamma"] == 0.01
+
+
+def test_generalised_projection_is_exact_when_a_has_a_tiny_eigenvalue():
+    """A = diag(1e-6, 0.5, 2) (ONS with a small user ε): KKT gives θ_i = a_i u_i/(a_i + μ) with ‖θ‖ = B, and
+    μ ≈ 2e-6 is tiny, so μ must be solved to relative (not absolute) precision: θ against μ found at 50 digits."""
+    import mpmath
+
+    a, u, B = [1e-6, 0.5, 2.0], [3.0, 0.2, 0.1], 1.0
+    with mpmath.workdps(50):
+        norm = lambda mu: mpmath.sqrt(sum((ai * ui / (ai + mu)) ** 2 for ai, ui in zip(a, u))) - B  # noqa: E731
+        mu = mpmath.findroot(norm, (mpmath.mpf("1e-7"), mpmath.mpf("1e-4")), solver="anderson")
+        want = np.array([float(ai * ui / (ai + mu)) for ai, ui in zip(a, u)])
+    assert 1e-6 < float(mu) < 1e-5
+    np.testing.assert_allclose(alg.project_A_norm(np.array(u), np.diag(a), B), want, rtol=1e-12)

@@ -158,3 +158,38 @@ def test_gradient_feed_enforces_the_input_bound_r():
             L.update_gradient([0.9, 0.9], 0.5)
         with pytest.raises(ValueError, match=r"\bx\b"):
             L.update([0.9, 0.9], 1.0)
+
+
+def test_in_span_decision_of_the_pseudo_inverse_update_does_not_depend_on_the_scale_of_x():
+    """App. E: x is in span(S) when its component off the span is at most tol·‖x‖ — a relative test, so S_t† and
+    the projector P_t of the inputs c·x_s are S_t†/c² and P_t for every c (Algorithm 2's scale invariance)."""
+    x3 = np.array([1.0, 1.0, 1e-11])  # off span(e₁, e₂) by 1e-11 ≈ 7e-12‖x₃‖ < tol‖x₃‖: counted in the span
+    for c in (1e-3, 1.0, 1e3):
+        Sp, P = np.diag([1.0, 1.0, 0.0]) / c ** 2, np.diag([1.0, 1.0, 0.0])
+        Sp3, P3 = alg.pinv_rank_one_update(Sp, P, c * x3, tol=1e-9)
+        np.testing.assert_array_equal(P3, P)
+        S3 = np.diag([1.0, 1.0, 0.0]) + np.outer(x3[:2].tolist() + [0.0], x3[:2].tolist() + [0.0])
+        np.testing.assert_allclose(Sp3 * c ** 2, np.linalg.pinv(S3), rtol=1e-9, atol=1e-12)
+
+
+def test_algorithm_2_uses_its_own_tol_for_the_in_span_decision():
+    """ScaleInvariantFull(tol=1e-3): an input off the span of the past by 1e-5·‖x‖ counts as in the span, so S† keeps
+    rank 2 and moderate entries (with the default 1e-9 it would open a third direction with entries ~1e10)."""
+    L = alg.ScaleInvariantFull(3, alpha=1.5, tol=1e-3)
+    for x, y in (([1.0, 0.0, 0.0], 1.0), ([0.0, 1.0, 0.0], -1.0), ([1.0, 1.0, 1.4e-5], 1.0)):
+        L.update(np.array(x), y)
+    Sp = L.state()["S_pinv"]
+    assert np.linalg.matrix_rank(Sp, tol=1e-6) == 2 and np.abs(Sp).max() < 2.0
+    np.testing.assert_allclose(Sp[:2, :2], np.linalg.inv(np.eye(2) + np.ones((2, 2))), rtol=1e-6)
+
+
+def test_algorithm_1_says_when_the_weights_fit_but_their_prediction_does_not():
+    """d = 4 equal coordinates fed g_t = −1: the weights still fit below e^709 when their sum ŵᵀx no longer does;
+    the prediction must then raise (not return inf), with its own message."""
+    L = alg.ScaleInvariantCoordinatewise(4, alpha=1.2)
+    x = np.ones(4)
+    with pytest.raises(OverflowError, match=r"^Algorithm 1 prediction exceeds the float64 range$"), \
+            np.errstate(over="ignore"):
+        for _ in range(4000):
+            L.update_gradient(x, -1.0)
+    assert 1000 < L.state()["t"] < 4000

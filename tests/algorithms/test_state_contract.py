@@ -35,6 +35,9 @@ CASES = {
              {"w", "theta_hat", "s2", "h", "t", "alpha"}, {"alpha": 1.4}),
     "Alg2": (lambda: alg.ScaleInvariantFull(2, alpha=1.4, R=2.0), 2, 2.0,
              {"w", "theta_hat", "S", "S_pinv", "h", "Gamma", "t", "alpha"}, {"alpha": 1.4}),
+    # documented defaults of the signatures (API contract: α = 1.5 for both boxes of seed 002)
+    "Alg1-default": (lambda: alg.ScaleInvariantCoordinatewise(2), 2, 2.0, {"alpha"}, {"alpha": 1.5}),
+    "Alg2-default": (lambda: alg.ScaleInvariantFull(2), 2, 2.0, {"alpha"}, {"alpha": 1.5}),
 }
 
 
@@ -65,3 +68,15 @@ def test_gaf_state_has_the_documented_keys_and_counts_rounds():
     s = g.state()
     assert {"theta", "A", "A_inv", "b", "t"} <= set(s)
     assert s["t"] == 3 and s["theta"].shape == (3, 2) and s["A"].shape == (6, 6) and s["b"].shape == (6,)
+
+
+def test_gaf_documented_defaults_of_the_monte_carlo_back_end():
+    """GAF(..., method="mc") draws m = 100 scores from default_rng([seed, t]) with seed = 0 (documented signature):
+    the default learner equals the one given m=100, seed=0 explicitly, and differs from seed=1."""
+    X = np.array([[0.6, 0.8], [1.0, 0.0], [0.0, -1.0]])
+    Y = [0, 2, 1]
+    runs = [GAF(2, 3, lam=0.5, beta=0.7, method="mc", **kw).run(X, Y) for kw in ({}, {"m": 100, "seed": 0},
+                                                                                    {"m": 100, "seed": 1})]
+    np.testing.assert_array_equal(runs[0], runs[1])
+    assert np.abs(runs[0][1:] - runs[2][1:]).max() > 1e-6
+    assert GAF(2, 3, lam=0.5, beta=0.7).m == 100

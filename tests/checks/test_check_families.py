@@ -101,7 +101,7 @@ def test_matrix_identity_refutes_a_wrong_sherman_morrison_denominator(ctx):
 
 # ------------------------------------------------------------------------------------------ per_round / regret_check
 def test_per_round_never_passes_a_violated_or_nan_relation(ctx):
-    from olr_verify.checks.coverage_001 import per_round
+    from olr_verify.papers.s001_gaf.theorem1 import per_round
 
     true = per_round(ctx, lambda r: (r["loss"], r["loss"] + 1.0), "loss <= loss + 1")
     assert true.status == "verified"
@@ -112,7 +112,7 @@ def test_per_round_never_passes_a_violated_or_nan_relation(ctx):
 
 
 def test_regret_check_never_passes_a_bound_below_the_regret(ctx):
-    from olr_verify.checks.coverage_001 import regret_check, thm1_first
+    from olr_verify.papers.s001_gaf.theorem1_regret import regret_check, thm1_first
 
     assert regret_check(ctx, thm1_first, "Theorem 1 as printed").status == "verified"
     assert regret_check(ctx, lambda run, W, B: -1e9, "a bound of -1e9").status not in PASSING
@@ -162,7 +162,7 @@ CLAIM = "000:claim-4"
 
 
 def test_run_hunt_refutes_a_false_relation_and_the_violation_is_confirmed(ctx, monkeypatch):
-    from olr_verify.checks import coverage_000_runs as runs
+    from olr_verify.papers.s000_aioli import runs_per_round as runs
 
     rel, eps, what = runs.RELATIONS[CLAIM]
     false = lambda rows, seq, K: [(r + 1, r) for _, r in rel(rows, seq, K)]  # noqa: E731 - lhs = rhs + 1
@@ -181,7 +181,7 @@ def runs_seq(out, runs):
 
 
 def test_run_hunt_with_an_unconfirmed_float_violation_is_inconclusive(ctx, monkeypatch):
-    from olr_verify.checks import coverage_000_runs as runs
+    from olr_verify.papers.s000_aioli import runs_per_round as runs
 
     rel, eps, what = runs.RELATIONS[CLAIM]
     false = lambda rows, seq, K: [(r + 1, r) for _, r in rel(rows, seq, K)]  # noqa: E731

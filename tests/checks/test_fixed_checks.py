@@ -14,7 +14,7 @@ def ctx(tmp_path):
 
 
 def test_claim_5_fails_when_m_is_too_small(ctx, monkeypatch):
-    from olr_verify.checks import coverage_001_prop3 as m
+    from olr_verify.papers.s001_gaf import claims_4_to_9 as m
 
     assert m.claim_5(ctx).status == "verified"  # a Chernoff-based order statement: never proved
     assert m.claim_5_total_deviation(lambda n, L: n * L)["growth exponent of n eps in n"] == pytest.approx(0.5)
@@ -24,14 +24,14 @@ def test_claim_5_fails_when_m_is_too_small(ctx, monkeypatch):
 
 
 def test_assumption_a2_squared_refutes_a_wrong_hessian_weight(ctx):
-    from olr_verify.checks import coverage_001_prop3 as m
+    from olr_verify.papers.s001_gaf import proposition3 as m
 
     assert m.a2_squared(ctx).status in PASSING
     assert combine(m.a2_squared_links(ctx, hessian_weight="1/4")).status == "refuted"
 
 
 def test_figure_2_is_not_verified_when_a_curve_has_the_wrong_shape(ctx, monkeypatch):
-    from olr_verify.checks import experiments_000 as e
+    from olr_verify.papers.s000_aioli import figure2_experiment as e
     from olr_verify.experiments import figure2_000
 
     good = {"n": [100, 300, 1000], "regret": {"FTRL": [5.0, 9.0, 15.0], "AIOLI": [1.0, 1.2, 1.3],
@@ -50,7 +50,7 @@ def test_figure_2_is_not_verified_when_a_curve_has_the_wrong_shape(ctx, monkeypa
 
 
 def test_theorem_4_2_reduction_refutes_a_wrong_scale_and_a_wrong_sign(ctx):
-    from olr_verify.checks import coverage_002 as m
+    from olr_verify.papers.s002_scale_invariant import sections1_to_4 as m
 
     assert m.theorem_4_2_reduction(ctx).status == "verified"  # exact instances: never proved for every d
     assert combine(m.reduction_links(ctx, scale=lambda T, b: b * sp.sqrt(sp.Integer(1) / T))).status == "refuted"
@@ -58,7 +58,7 @@ def test_theorem_4_2_reduction_refutes_a_wrong_scale_and_a_wrong_sign(ctx):
 
 
 def test_theorem_4_2_remaining_trials_refutes_a_wrong_sherman_morrison_chain(ctx):
-    from olr_verify.checks import coverage_002 as m
+    from olr_verify.papers.s002_scale_invariant import sections1_to_4 as m
 
     wrong = lambda a, b, c, g: (a - 2 * g * b + g ** 2 * c) - (b - g * c) ** 2 / (2 + c)  # noqa: E731
     assert m.remaining_trials_general(ctx, wrong).status == "refuted"
@@ -68,13 +68,13 @@ def test_theorem_4_2_remaining_trials_refutes_a_wrong_sherman_morrison_chain(ctx
 
 @pytest.mark.parametrize("variant", [{"gap": "3/4"}, {"const": 4}, {"success": "1/2", "gap": "1/4"}])
 def test_theorem_1_proof_refutes_false_steps(ctx, variant):
-    from olr_verify.checks import coverage_003_coins as m
+    from olr_verify.papers.s003_hkl import coin_bias as m
 
     assert combine(m.theorem_1_proof_links(ctx, **variant)).status == "refuted"
 
 
 def test_theorem_1_proof_is_no_stronger_than_lemma_16(ctx):
-    from olr_verify.checks import coverage_003_coins as m
+    from olr_verify.papers.s003_hkl import coin_bias as m
 
     out = m.theorem_1_proof(ctx)
     assert out.status == "verified"  # steps proved, Lemma 16 verified on exact binomial laws

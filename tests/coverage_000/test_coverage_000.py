@@ -3,11 +3,11 @@ import json
 
 import pytest
 
-from olr_verify import artefacts
-from olr_verify.checks import coverage_000_cost as cost
-from olr_verify.checks import coverage_000_exact as exact
-from olr_verify.checks import coverage_000_runs as runs
+from olr_verify import artefacts, registry
 from olr_verify.outcome import Context
+from olr_verify.papers.s000_aioli import complexity_and_cited as cost
+from olr_verify.papers.s000_aioli import exact_steps as exact
+from olr_verify.papers.s000_aioli import runs_per_round as runs
 
 
 @pytest.fixture
@@ -28,7 +28,7 @@ def test_r_t_is_not_L_t_transpose_theta_hat_and_the_ball_artefact_replays(ctx, t
 
 def test_the_printed_first_display_of_lemma_2_has_another_minimiser(ctx):
     assert exact.lemma_2_step_1(ctx).status == "refuted"
-    assert exact.lemma_2_step_1_corrected(ctx).status == "proved"
+    assert registry.get("000:lemma-2/step-1/corrected").check(ctx).status == "proved"
 
 
 def test_aioli_prediction_function_is_certified_non_linear(ctx):
@@ -36,7 +36,7 @@ def test_aioli_prediction_function_is_certified_non_linear(ctx):
 
 
 def test_the_two_sufficient_statistics_b_t_agree_exactly(ctx):
-    assert exact.equation_5(ctx).status == "proved"
+    assert registry.get("000:equation-5").check(ctx).status == "proved"
 
 
 def test_the_reduction_to_omega_is_an_exact_identity_for_both_ranks(ctx):
@@ -74,5 +74,5 @@ def test_ftrl_prediction_is_linear_and_aioli_is_not_in_figure_1(ctx):
 
 
 def test_cited_lower_bound_is_reported_inconclusive_with_a_reason(ctx):
-    out = cost.claim_9(ctx)
+    out = registry.get("000:claim-9").check(ctx)
     assert out.status == "inconclusive" and out.evidence["reason"].startswith("cited result")

@@ -1,12 +1,14 @@
-"""Checks of olr_verify/checks/coverage_002*.py and coverage_004.py whose verdict is known mathematically."""
+"""Checks of seeds 002 and 004 (olr_verify/papers/s002_scale_invariant, s004_ekf) whose verdict is known mathematically."""
 from __future__ import annotations
 
 import pytest
 
-from olr_verify.checks import coverage_002 as c2
-from olr_verify.checks import coverage_002_sequences as c2s
-from olr_verify.checks import coverage_004 as c4
+from olr_verify import registry
 from olr_verify.outcome import Context
+from olr_verify.papers.s002_scale_invariant import appendices_d_to_f as c2
+from olr_verify.papers.s002_scale_invariant import algorithm1_runs as c2s1
+from olr_verify.papers.s002_scale_invariant import algorithm2_runs as c2s
+from olr_verify.papers.s004_ekf import ekf_sos as c4
 
 
 @pytest.fixture
@@ -17,7 +19,7 @@ def ctx(tmp_path):
 def test_equation_6_as_printed_is_refuted_and_its_artefact_replays(ctx):
     from olr_verify.checks.scalar_common import replay_scalar_relation
 
-    out = c2.equation_6(ctx)
+    out = registry.get("002:equation-6").check(ctx)
     assert out.status == "refuted"
     assert replay_scalar_relation(out.counterexample)[0]
 
@@ -39,7 +41,7 @@ def test_pseudo_inverse_of_congruence_fails_on_the_exact_witness(ctx):
 
 
 def test_gamma_star_is_the_stationary_point_of_the_concave_quadratic(ctx):
-    assert c2.lemma_3_3_gamma_star(ctx).status == "proved"
+    assert registry.get("002:lemma-3.3/gamma-star").check(ctx).status == "proved"
 
 
 def test_theorem_4_5_gamma_with_g_not_squared_is_refuted(ctx):
@@ -50,13 +52,13 @@ def test_theorem_4_5_gamma_with_g_not_squared_is_refuted(ctx):
 
 
 def test_alternative_normalisations_are_not_scale_invariant(ctx):
-    out = c2s.claim_5_other(ctx)
+    out = c2s1.claim_5_other(ctx)
     assert out.status == "verified"  # 50-digit mpmath witnesses: not a ball-arithmetic certificate
     assert float(out.evidence["pistol"]["max_prediction_change_50_digits"]) > 1.0
 
 
 def test_algorithm_1_predictions_are_invariant_under_coordinate_rescaling(ctx):
-    out = c2s.claim_5(ctx)
+    out = c2s1.claim_5(ctx)
     assert out.status == "verified" and out.evidence["cited"]  # the induction over rounds is prose, not certified
     assert out.evidence["max_relative_prediction_difference_float64"] < 1e-9
 
@@ -72,7 +74,7 @@ def test_localized_rho_constant_of_the_follow_up_is_refuted(ctx):
 
 
 def test_conditional_expected_logistic_loss_is_stationary_at_the_model_parameter(ctx):
-    assert c4.claim_10(ctx).status == "proved"
+    assert registry.get("004:claim-10").check(ctx).status == "proved"
 
 
 def test_ekf_box_equals_the_inverse_recursion_along_runs(ctx):

@@ -2,9 +2,12 @@
 from fractions import Fraction
 from pathlib import Path
 
+from olr_verify import registry
 from olr_verify.artefacts import replay, write
-from olr_verify.checks import coverage_003, coverage_003_coins, coverage_003_lemma5
 from olr_verify.outcome import Context
+from olr_verify.papers.s003_hkl import lemmas3_5_theorems2_4 as coverage_003
+from olr_verify.papers.s003_hkl import coin_bias as coverage_003_coins
+from olr_verify.papers.s003_hkl import lemma5 as coverage_003_lemma5
 
 
 def _ctx(tmp_path: Path) -> Context:
@@ -20,14 +23,14 @@ def test_lemma_3_is_not_refuted_and_its_exact_links_are_proved(tmp_path):
 
 
 def test_figure_2_probabilities_go_negative_on_the_printed_domain_and_replay(tmp_path):
-    out = coverage_003.figure_2(_ctx(tmp_path))
+    out = registry.get("003:figure-2").check(_ctx(tmp_path))
     assert out.status == "refuted"
     path = write(out.counterexample, tmp_path / "cx", "003:figure-2")
     assert replay(path)[0]
 
 
 def test_equation_9_identity_with_0_02_is_refuted(tmp_path):
-    assert coverage_003_lemma5.equation_9(_ctx(tmp_path)).status == "refuted"
+    assert registry.get("003:equation-9").check(_ctx(tmp_path)).status == "refuted"
 
 
 def test_total_variation_of_equal_binomials_is_zero_and_grows_with_m():

@@ -13,7 +13,7 @@ def _ctx():
 def test_printed_equation_16_is_refuted_with_a_replayable_artefact(tmp_path):
     import json
 
-    from olr_verify.checks.coverage_003_rest import equation_16
+    from olr_verify.papers.s003_hkl.lemma12_and_rest import equation_16
 
     out = equation_16(_ctx())
     assert out.status == "refuted"
@@ -24,31 +24,31 @@ def test_printed_equation_16_is_refuted_with_a_replayable_artefact(tmp_path):
 
 
 def test_corrected_equation_16_identity_is_exact():
-    from olr_verify.checks.coverage_003_rest import eq16_identity
+    from olr_verify.papers.s003_hkl.lemma12_and_rest import eq16_identity
 
     assert eq16_identity(_ctx(), corrected=True).status == "proved"
 
 
 def test_linear_round_identity_20_is_exact():
-    from olr_verify.checks.coverage_003_rest import eq20_identity
+    from olr_verify.papers.s003_hkl.lemma12_and_rest import eq20_identity
 
     assert eq20_identity(_ctx()).status == "proved"
 
 
 def test_equation_4_value_and_slope_identities_are_proved():
-    from olr_verify.checks.coverage_003_rest import equation_4
+    from olr_verify import registry
 
-    assert equation_4(_ctx()).status == "proved"
+    assert registry.get("003:equation-4").check(_ctx()).status == "proved"  # declared in s003_hkl/paper.toml
 
 
 def test_per_round_bound_12_survives_the_runs():
-    from olr_verify.checks.coverage_003_rest_seq import equation_12
+    from olr_verify.papers.s003_hkl.theorem9_rounds import equation_12
 
     assert equation_12(_ctx()).status in ("verified", "proved")
 
 
 def test_replayer_rejects_a_relation_that_holds():
-    from olr_verify.checks.coverage_003_rest_seq import replay_seq003
+    from olr_verify.papers.s003_hkl.theorem9_relations import replay_seq003
 
     art = {"replay": {"type": "seq003_round", "relation": "12", "sequence": "s", "where": "3", "link": 1,
                       "D": "2.0", "xs": ["0.5", "-1.0", "1.0", "0.25"]}}
@@ -57,7 +57,7 @@ def test_replayer_rejects_a_relation_that_holds():
 
 
 def test_a_false_per_round_relation_is_caught_and_confirmed(monkeypatch):
-    from olr_verify.checks import coverage_003_rest_seq as m
+    from olr_verify.papers.s003_hkl import theorem9_relations as m
 
     monkeypatch.setitem(m.REL, "12", lambda r: [(abs(r["y"]) + 1e-3, abs(r["y"]))])
     out = m._decide_key(_ctx(), "test", "12")

@@ -230,3 +230,47 @@ def test_any_two_labels_work_for_binary_and_a_third_raises():
     assert p[other] == pytest.approx(q[True], abs=1e-15) and p[first] == pytest.approx(q[False], abs=1e-15)
     with pytest.raises(ValueError, match="two labels"):
         model.learn_one(_dicts(X[:1])[0], "eggs")
+
+
+def test_a_dict_changed_between_predict_and_learn_is_learnt_with_its_new_values():
+    """predict_proba_one's vector is reused by learn_one only for equal values: a value changed in between (same
+    dict object, same keys) must reach the learner. Reference: AIOLI of ``algorithms/`` on the arrays."""
+    X, y = _stream(n=30)
+    R = 10.0
+    model, direct = rv.AIOLIClassifier(R=R), AIOLI(4, 1.0, R)
+    for row, x, label in zip(X, _dicts(X), y):
+        p = model.predict_proba_one(x)[True]
+        if direct.t:
+            assert p == pytest.approx(1.0 / (1.0 + math.exp(-direct.predict(row))), abs=1e-14)
+        x["f1"] = x["f1"] + 0.25  # changed after the prediction
+        model.learn_one(x, label)
+        direct.update(row + np.array([0.0, 0.25, 0.0, 0.0]), 1.0 if label else -1.0)
+    a, b = model._learner.state(), direct.state()
+    for key in ("A", "A_inv", "theta", "b"):
+        np.testing.assert_allclose(a[key], b[key], rtol=1e-12, atol=1e-15, err_msg=key)
+
+
+def test_aioli_exact_rounds_skip_the_guard_but_its_blas_fold_runs_single_threaded():
+    """The compiled exact round calls no BLAS, so predict/update do not touch the thread counts; the BLAS-3 fold
+    of A (every 256 updates, and in state()) runs with one thread and restores the caller's count."""
+    from threadpoolctl import threadpool_limits
+
+    seen = []
+
+    class FoldSpy(AIOLI):
+        def _fold_rows(self, X, a2, beta):
+            seen.append(blas_thread_counts())
+            return super()._fold_rows(X, a2, beta)
+
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((300, 5)) / 3.0
+    with threadpool_limits(2, user_api="blas"):
+        learner = FoldSpy(5, 1.0, 10.0)
+        assert learner._round_calls_blas is False
+        for x in X:
+            learner.predict(x)
+            learner.update(x, 1.0)
+        learner.state()
+        assert set(blas_thread_counts()) == {2}
+    assert len(seen) == 2 and all(set(c) == {1} for c in seen)
+    assert AIOLI(2, 1.0, 1.0, inner_steps=3)._round_calls_blas is True

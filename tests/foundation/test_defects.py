@@ -267,7 +267,7 @@ def test_the_appendix_d_comparison_rejects_the_printed_formula(tmp_path, monkeyp
 
 
 def test_the_summed_potential_check_fails_on_a_sequence_that_breaks_it(tmp_path, monkeypatch):
-    from olr_verify.checks import coverage_002_sequences as seq
+    from olr_verify.papers.s002_scale_invariant import algorithm2_runs as seq
 
     real = seq._alg2_regret_parts
     monkeypatch.setattr(seq, "_alg2_regret_parts", lambda X, G, alpha: (real(X, G, alpha)[0] + 1.0,

@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st, target
 
 from olr_verify.hunting import highprec_learners as hl
 from olr_verify.hunting.bounds import TARGETS, Sequence, evaluate, ratio, with_defaults
-from olr_verify.hunting.comparator import best_absorbed, best_in_ball
+from reference.comparator import best_in_ball, best_in_ball_fast
 from olr_verify.hunting.confirm import confirm, replay_artefact
 from olr_verify.hunting.numerics import FLOAT, MP
 from olr_verify.hunting.optimisers import hunt, theorem_4_2_sequence
@@ -52,17 +52,40 @@ def test_algorithm_2_with_theorem_4_steps_stays_close_to_the_exact_estimator():
     assert max(abs(a - b) for a, b in zip(p, q)) < 1e-6
 
 
-def test_local_comparator_matches_a_generic_constrained_solver():
+def test_the_one_comparator_matches_a_generic_constrained_solver_and_its_certificate():
+    """reference.comparator: the hunts' float point (best_in_ball_fast) and the certified one agree with scipy's
+    SLSQP; the certified gap encloses the float value; a perturbed theta has a large Frank-Wolfe gap."""
     from scipy.optimize import minimize
+
+    from reference.comparator import FastMin
 
     rng = np.random.default_rng(3)
     X = rng.normal(size=(25, 2)) / 2
     Y = np.sign(X[:, 0] + 0.1)
-    r = best_in_ball(X, Y, 1.5)
+    Z = -Y[:, None] * X
+    r = best_in_ball_fast(Z, 1.5)
+    c = best_in_ball(X, Y, 1.5, warm=True)
     f = lambda th: np.sum(np.logaddexp(0, -Y * (X @ th)))
     s = minimize(f, [0.0, 0.0], constraints=[{"type": "ineq", "fun": lambda th: 1.5 ** 2 - th @ th}])
     assert np.linalg.norm(r.theta) <= 1.5 + 1e-12
     assert r.value <= s.fun + 1e-7 and r.lower <= r.value
+    assert c.value <= s.fun + 1e-7 and c.value_gap < 1e-9  # SLSQP may end slightly outside the ball
+    assert c.value_bounds[0] <= r.value <= c.value_bounds[0] + r.value_gap + 1e-12  # the float gap is honest here
+    bad = r.theta * 0.5  # feasible but far from optimal: its gap must say so
+    grad = Z.T @ (1 / (1 + np.exp(-(Z @ bad))))
+    assert float(grad @ bad + 1.5 * np.linalg.norm(grad)) > 1e-2
+    assert isinstance(r, FastMin)
+
+
+def test_weighted_comparator_equals_the_repeated_rows():
+    """weights = multiplicities: the population / few-distinct-points form equals the repeated data."""
+    X = np.array([[0.9], [0.1]])
+    Y = np.array([1.0, -1.0])
+    w = np.array([3.0, 40.0])
+    rep = best_in_ball(np.repeat(X, [3, 40], axis=0), np.repeat(Y, [3, 40]), 2.0)
+    wt = best_in_ball(X, Y, 2.0, weights=w, warm=True)
+    assert abs(rep.value - wt.value) <= rep.value_gap + wt.value_gap + 1e-12
+    assert abs(best_in_ball_fast(-Y[:, None] * X, 2.0, weights=w).value - wt.value) < 1e-8
 
 
 @settings(max_examples=15, deadline=None)
@@ -177,3 +200,31 @@ def test_campaign_units_resume_after_a_restart(tmp_path):
     todo = [u for u in campaign.plan(["003:lemma-13"], 2.0, 1, 0.5) if u not in campaign.done_units(con, 0.5)]
     assert ("003:lemma-13", 0) not in todo and len(todo) == 3
     assert campaign.summary(db)[0]["sequences"] == r["sequences_evaluated"]
+
+
+def test_rounding_level_candidates_are_replayed_after_real_ones():
+    """A float64 'violation' made of rounding (lhs ~ 1e-14, ratio 3) ranks below a real one of ratio 1.3."""
+    from olr_verify.hunting.optimisers import Best, _rank
+
+    noise, real = Best(3.0, 1.4e-14, 4.7e-15), Best(1.3, 2.6, 2.0)
+    assert _rank(real) > _rank(noise)
+    assert sorted([noise, real], key=_rank, reverse=True)[0] is real
+    assert _rank(Best(2.0, 4.0, 2.0)) > _rank(real)  # among real ones the ratio decides
+
+
+def test_hunted_binary_inputs_are_exactly_inside_the_ball():
+    """Rows on (or an ulp beyond) the sphere are pulled in, so an artefact's decimal data satisfy ||x|| <= R exactly."""
+    from fractions import Fraction
+
+    from olr_verify.hunting.bounds import Sequence
+    from olr_verify.hunting.optimisers import inside_ball
+
+    rng = np.random.default_rng(5)
+    R = 0.017456014563923195
+    X = rng.normal(size=(50, 3))
+    X *= R / np.linalg.norm(X, axis=1, keepdims=True) * (1 + 1e-16 * rng.integers(-2, 3, (50, 1)))
+    seq = inside_ball(Sequence("binary", {"d": 3, "n": 50, "B": 1.0, "R": R, "lam": 1.0}, X, np.ones(50)))
+    exact = [sum(Fraction(float(v)) ** 2 for v in row) for row in seq.X]
+    assert all(e <= Fraction(R) ** 2 for e in exact)
+    assert not all(sum(Fraction(float(v)) ** 2 for v in row) <= Fraction(R) ** 2 for row in X)  # the input broke it
+    assert np.allclose(seq.X, X, rtol=1e-13, atol=0)

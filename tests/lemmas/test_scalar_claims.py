@@ -8,10 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from olr_verify import artefacts
-from olr_verify.checks import identities_000, scalar_000, scalar_002, scalar_003, scalar_004
+from olr_verify import artefacts, registry
 from olr_verify.checks.scalar_common import identity, inequality, parse
 from olr_verify.outcome import Context
+from olr_verify.papers.s000_aioli import surrogate_identities as identities_000
+from olr_verify.papers.s000_aioli import lemma5_lemma8_steps as scalar_000
+from olr_verify.papers.s002_scale_invariant import lemma3_3_scalar as scalar_002
+from olr_verify.papers.s003_hkl import lemma3_steps as scalar_003
+from olr_verify.papers.s004_ekf import logistic_facts as scalar_004
 
 pytestmark = pytest.mark.lemmas
 TRUE = ("proved", "verified")
@@ -30,46 +34,45 @@ def _replays(outcome, tmp_path: Path, claim_id: str) -> bool:
 
 # --- seed 000 ---------------------------------------------------------------------------------
 def test_000_lemma_5_steps_1_3_4_are_exact_identities(ctx):
-    for fn in (scalar_000.lemma_5_step_1, scalar_000.lemma_5_step_3, scalar_000.lemma_5_step_4):
+    for fn in (scalar_000.lemma_5_step_1, scalar_000.lemma_5_step_3, registry.get("000:lemma-5/step-4").check):
         assert fn(ctx).status == "proved"
 
 
 def test_000_equation_27_and_the_printed_derivative_of_h_are_exact_identities(ctx):
-    assert scalar_000.equation_27(ctx).status == "proved"
+    assert registry.get("000:equation-27").check(ctx).status == "proved"
     assert scalar_000.lemma_8_derivative(ctx).status == "proved"
     out = scalar_000.lemma_8_symmetry_convexity(ctx)  # the sign argument and the limit are prose: cited
     assert out.status == "verified" and out.evidence["cited"]
 
 
 def test_000_lemma_8_derivative_at_0_is_refuted_because_the_denominator_is_missing(ctx, tmp_path):
-    out = scalar_000.lemma_8_derivative_at_0(ctx)
+    out = registry.get("000:lemma-8/derivative-at-0").check(ctx)
     assert out.status == "refuted" and out.evidence["refuted_link"] == "printed equality"
     assert _replays(out, tmp_path, "000:lemma-8/derivative-at-0")
     assert scalar_000.lemma_8_derivative_at_0_corrected(ctx).status in TRUE
 
 
 def test_000_lemma_8_cases_equation_26_and_claim_1_hold(ctx):
-    for fn in (scalar_000.lemma_8_case_a_geq_b, scalar_000.lemma_8_case_a_leq_b, scalar_000.equation_26,
-               scalar_000.equation_25, scalar_000.claim_1_a, scalar_000.claim_1_b, scalar_000.claim_1_c,
-               scalar_000.claim_1_d, scalar_000.claim_1_e, scalar_000.claim_1_f):
-        assert fn(ctx).status in TRUE, fn.__name__
+    for cid in ("000:lemma-8/case-a-geq-b", "000:lemma-8/case-a-leq-b", "000:equation-26", "000:equation-25",
+                "000:claim-1/a", "000:claim-1/b", "000:claim-1/c", "000:claim-1/d", "000:claim-1/e", "000:claim-1/f"):
+        assert registry.get(cid).check(ctx).status in TRUE, cid
 
 
 def test_000_lemma_3_step_5_6_is_refuted_since_the_norm_of_A_replaces_the_norm_of_its_inverse(ctx, tmp_path):
-    out = identities_000.lemma_3_step_5_6(ctx)
+    out = registry.get("000:lemma-3/step-5-6").check(ctx)
     assert out.status == "refuted"
     assert _replays(out, tmp_path, "000:lemma-3/step-5-6")
 
 
 def test_000_claim_11_a_is_refuted_for_large_inputs_and_holds_with_R(ctx, tmp_path):
-    out = scalar_000.claim_11_a(ctx)
+    out = registry.get("000:claim-11/a").check(ctx)
     assert out.status == "refuted" and _replays(out, tmp_path, "000:claim-11/a")
-    assert scalar_000.claim_11_a_corrected(ctx).status in TRUE
+    assert registry.get("000:claim-11/a/corrected").check(ctx).status in TRUE
 
 
 def test_000_equation_20_and_claim_5_are_exact_for_both_labels(ctx):
     assert identities_000.equation_20(ctx).status == "proved"
-    assert identities_000.claim_5(ctx).status == "proved"
+    assert registry.get("000:claim-5").check(ctx).status == "proved"
     assert identities_000.lemma_3_step_11(ctx).status == "proved"
 
 
@@ -80,14 +83,14 @@ def test_000_theorem_7_step_7_holds_in_dimension_2_symbolically(ctx):
 
 # --- seed 002 ---------------------------------------------------------------------------------
 def test_002_lemma_3_3_substitution_and_factorization_are_exact(ctx):
-    assert scalar_002.lemma_3_3_substitution(ctx).status == "proved"
-    assert scalar_002.lemma_3_3_factorization(ctx).status == "proved"
-    assert scalar_002.lemma_3_3_convexity(ctx).status == "proved"
+    assert registry.get("002:lemma-3.3/substitution").check(ctx).status == "proved"
+    assert registry.get("002:lemma-3.3/factorization").check(ctx).status == "proved"
+    assert registry.get("002:lemma-3.3/convexity").check(ctx).status == "proved"
 
 
 def test_002_lemma_3_3_case_iii_and_conclusion_hold(ctx):
-    assert scalar_002.lemma_3_3_case_iii(ctx).status in TRUE
-    assert scalar_002.lemma_3_3_conclusion(ctx).status in TRUE
+    assert registry.get("002:lemma-3.3/case-iii").check(ctx).status in TRUE
+    assert registry.get("002:lemma-3.3/conclusion").check(ctx).status in TRUE
 
 
 def test_002_equation_14_table_values_are_positive_and_cover_the_range(ctx):
@@ -111,25 +114,26 @@ def test_002_lemma_a1_with_alpha0_one_is_refuted(ctx, tmp_path):
 
 # --- seed 003 ---------------------------------------------------------------------------------
 def test_003_lemma_12_case_0_small_z_is_refuted_at_the_end_of_its_range(ctx, tmp_path):
-    out = scalar_003.lemma_12_case_0_small_z(ctx)
+    out = registry.get("003:lemma-12/case-0/small-z").check(ctx)
     assert out.status == "refuted"
     assert _replays(out, tmp_path, "003:lemma-12/case-0/small-z")
-    assert scalar_003.lemma_12_case_0_small_z_corrected(ctx).status in TRUE
+    assert registry.get("003:lemma-12/case-0/small-z/corrected").check(ctx).status in TRUE
     assert scalar_003.lemma_12_case_0(ctx).status in TRUE
 
 
 def test_003_equation_35_is_exact_and_lemma_16_kl_middle_expression_is_exact(ctx):
-    assert scalar_003.equation_35(ctx).status == "proved"
-    assert scalar_003.lemma_16_kl(ctx).evidence["links"]["middle == eps^2/(p(1-p))"]["status"] == "proved"
+    assert registry.get("003:equation-35").check(ctx).status == "proved"
+    links = registry.get("003:lemma-16/kl").check(ctx).evidence["links"]
+    assert links["middle == eps^2/(p(1-p))"]["status"] == "proved"
 
 
 # --- seed 004 ---------------------------------------------------------------------------------
 def test_004_claim_1_logistic_derivatives_are_exact(ctx):
-    assert scalar_004.claim_1(ctx).status == "proved"
+    assert registry.get("004:claim-1").check(ctx).status == "proved"
 
 
 def test_004_claim_2_bound_one_quarter_is_tight(ctx):
-    assert scalar_004.claim_2(ctx).status in TRUE
+    assert registry.get("004:claim-2").check(ctx).status in TRUE
     assert inequality("1/((1+exp(m))*(1+exp(-m))) <= 249/1000", {"m": ("-oo", "oo")}, ctx).status == "refuted"
 
 
@@ -148,10 +152,10 @@ def test_a_sign_flipped_inequality_is_refuted(ctx, tmp_path):
 
 
 def test_001_logistic_self_concordance_constants_are_proved_and_the_d_dim_form_only_verified(ctx):
-    from olr_verify.checks import multiclass_scalar
+    from olr_verify.papers.s001_gaf import scalar_links as multiclass_scalar
 
     # true; "verified" until the kernel can re-check the vanishing tails of |f'''| <= f'' (issue 13)
-    assert multiclass_scalar.lemma_6_step_1_binary_scalar(ctx).status in TRUE
+    assert registry.get("001:lemma-6/step-1/binary/scalar").check(ctx).status in TRUE
     out = multiclass_scalar.lemma_6_step_1_binary(ctx)
     links_verified = any(link["status"] == "verified" for link in out.evidence["links"].values())
     assert out.status == "verified" and ("why verified" in out.evidence or links_verified)

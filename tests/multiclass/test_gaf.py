@@ -219,3 +219,96 @@ def test_extend_keeps_a_inverse_the_inverse_of_a_with_lambda_not_one():
     st = g.state()
     assert st["A"].shape == (9, 9)
     np.testing.assert_allclose(st["A_inv"] @ st["A"], np.eye(9), atol=1e-12)
+
+
+def test_newton_scores_with_its_default_tolerance_solves_the_k_dimensional_stationarity_equation():
+    """c minimises cᵀSc + ℓ(z0 + Sc, y): 2c + σ(z0 + Sc) − e_y = 0 (multiplied by S, the gradient in c); the default
+    tol (1e-13 on ‖x‖‖2c + r‖) must be met without passing it. K = 4, ‖x‖ = 2.5, S not a multiple of I."""
+    from algorithms.gaf import newton_scores
+
+    rng = np.random.default_rng(31)
+    M = rng.normal(size=(4, 4))
+    S = M @ M.T + 0.3 * np.eye(4)
+    z0 = np.array([1.5, -0.7, 0.2, 2.9])
+    for y in (0, 2):
+        c = newton_scores(z0, S, y, 2.5)
+        r = softmax(z0 + S @ c) - np.eye(4)[y]
+        assert 2.5 * np.linalg.norm(2 * c + r) <= 1e-12
+        assert np.linalg.norm(c) > 1e-2
+
+
+def test_max_nodes_is_a_hard_limit_of_the_quadrature():
+    """The quadrature uses N nodes; max_nodes = N is enough, N − 1 raises (naming the way out), both for the free
+    function and for a learner built with that max_nodes."""
+    z, Sigma = np.array([0.3, -0.4, 0.1]), np.array([[1.0, 0.2, 0.0], [0.2, 0.8, -0.1], [0.0, -0.1, 0.5]])
+    logp, _, N = expected_softmax_quadrature(z, Sigma)
+    np.testing.assert_array_equal(expected_softmax_quadrature(z, Sigma, 1e-10, N)[0], logp)
+    with pytest.raises(RuntimeError, match=rf"^quadrature needs {N} nodes > max_nodes = {N - 1}; raise tol"):
+        expected_softmax_quadrature(z, Sigma, 1e-10, N - 1)
+    g = GAF(2, 3, lam=0.05, beta=0.5, max_nodes=10)
+    with pytest.raises(RuntimeError, match="max_nodes = 10"):
+        g.predict([0.6, 0.8])
+
+
+def test_quadrature_default_tolerance_is_1e_10():
+    """The documented default tol = 1e-10 bounds the error (the bound is summed in float64: it may exceed tol by
+    an ulp, 1.0000000000000002e-10 here)."""
+    z, Sigma = np.array([0.3, -0.4, 0.1]), np.diag([0.9, 0.4, 0.2])
+    _, bound, _ = expected_softmax_quadrature(z, Sigma)
+    assert 1e-11 < bound <= 1e-10 * (1 + 1e-12)
+
+
+def test_score_factor_of_a_singular_covariance_is_finite_and_reproduces_it_on_the_ones_complement():
+    """Σ = ΦᵀA⁻¹Φ is only PSD (rank one after one input direction): rounding can make an eigenvalue of QᵀΣQ slightly
+    negative; L must stay finite with LLᵀ = ΠΣΠ (Π the projector on 1⊥)."""
+    from algorithms.gaf import score_factor
+
+    rng = np.random.default_rng(32)
+    Pi = np.eye(3) - np.ones((3, 3)) / 3
+    for _ in range(40):
+        v = rng.normal(size=3)
+        Sigma = np.outer(v, v)
+        L = score_factor(Sigma)
+        assert np.isfinite(L).all()
+        np.testing.assert_allclose(L @ L.T, Pi @ Sigma @ Pi, atol=1e-12 * (v @ v))
+
+
+def test_score_law_enforces_the_input_bound_r():
+    g = GAF(2, 3, 1.0, 1.0, R=1.0)
+    with pytest.raises(ValueError, match=r"\bx\b"):
+        g.score_law([2.0, 0.0])
+
+
+def test_defaults_are_the_papers_alpha_one_and_no_smoothing():
+    """α = 1 for the logistic loss (Corollary 2) and μ = 0 (eq. (6) unsmoothed): the covariance of the score law is
+    ΦᵀA⁻¹Φ/2 and the prediction is log p̂ itself."""
+    X, Y = _seq(6, 2, 3, seed=33)
+    g = GAF(2, 3, lam=0.7, beta=0.4)
+    g.run(X, Y)
+    x = np.array([0.3, -0.5])
+    z, Sigma = g.score_law(x)
+    Ainv = np.linalg.inv(g.state()["A"])
+    np.testing.assert_allclose(Sigma, _phi(x, 3).T @ Ainv @ _phi(x, 3) / 2.0, rtol=1e-10)
+    np.testing.assert_allclose(g.predict(x), g.log_p_hat(x), rtol=0, atol=0)
+    assert (g.alpha, g.mu) == (1.0, 0.0)
+
+
+def test_quadrature_rule_spends_the_error_budget_as_its_bound_says():
+    """quadrature_rule splits tol into ε = tol/(2r) per term: per dimension the step h makes Trefethen–Weideman's
+    discretisation term 2M e^{a²/2}/(e^{2πa/h} − 1) equal to ε for the strip half-width a = (2π/3)/w (w the spread of
+    the column), and T makes the tail erfc((T − h)/√2) equal to ε; a direction with ½w² ≤ ε takes the single node 0
+    with error ½w². Hence bound = tol for one wide direction, and ½w₁² + 2ε with one narrow and one wide."""
+    from algorithms.gaf import M_STRIP, quadrature_rule
+
+    tol = 1e-8
+    nodes, weights, bound = quadrature_rule(np.array([[0.0], [1.3]]), tol)     # K = 2, r = 1, w = 1.3
+    assert bound == pytest.approx(tol, rel=1e-9)
+    h, eps, a = nodes[0][1] - nodes[0][0], tol / 2, (2 * math.pi / 3) / 1.3
+    assert a < math.sqrt(2 * math.log(2 * M_STRIP / eps))                        # the strip is the binding limit
+    assert h == pytest.approx(2 * math.pi * a / math.log1p(2 * M_STRIP * math.exp(a * a / 2) / eps), rel=1e-12)
+    assert 1.0 - eps <= weights[0].sum() <= 1.0 + 1e-12                           # mass lost beyond T: ≤ ε
+    eps = tol / 4
+    w1 = math.sqrt(2 * 0.6 * eps)                                               # ½w₁² = 0.6ε: one node
+    nodes, _, bound = quadrature_rule(np.array([[0.0, 0.0], [w1, 0.0], [0.0, 1.3]]), tol)
+    assert len(nodes[0]) == 1 and len(nodes[1]) > 1
+    assert bound == pytest.approx(0.6 * eps + 2 * eps, rel=1e-9)

@@ -17,6 +17,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "short-note"
 @pytest.fixture
 def fresh_registry(monkeypatch):
     """Papers added in a test do not leak into the others."""
+    registry.load_checks()  # the seed folders' checks are registered once (cached): copy them, not an empty table
     monkeypatch.setattr(registry, "_FOLDERS", [])
     checks = dict(registry._CHECKS)
     registry.papers.cache_clear()
@@ -148,5 +149,80 @@ def test_other_kinds_wait_for_a_python_check(fresh_registry, tmp_path):
     '''))
     _paper(tmp_path, '[[claim]]\nid = "t:algorithm-2"\ncheck_kind = "algorithm-box"\nstatement = "s"\n', key="t")
     fresh_registry._FOLDERS.clear()
-    fresh_registry.add_paper(tmp_path)
+    with pytest.raises(PaperError, match="--allow-code"):  # a folder's code runs only when asked for
+        fresh_registry.add_paper(tmp_path)
+    fresh_registry.add_paper(tmp_path, listing=True)  # `olr-verify list` shows it without running it
+    assert fresh_registry.get("t:algorithm-2").check is None
+    fresh_registry._FOLDERS.clear()
+    fresh_registry.add_paper(tmp_path, run_code=True)
     assert _decide("t:algorithm-2", tmp_path).status == "verified"
+
+
+def test_restricted_proof_is_only_verified_and_a_false_one_is_still_refuted(fresh_registry, tmp_path):
+    _paper(tmp_path, '''
+        [[claim]]
+        id = "t:lemma-1"
+        check_kind = "scalar-inequality"
+        statement = "x**2 >= 0 for every real x, checked on [0, 1]"
+        relation = "x**2 >= 0"
+        domain = { x = ["0", "1"] }
+        restricted = { proved_on = "x in [0, 1]", printed = "x real" }
+
+        [[claim]]
+        id = "t:lemma-2"
+        check_kind = "scalar-inequality"
+        statement = "false: x**2 >= x on [0, 1]"
+        relation = "x**2 >= x"
+        domain = { x = ["0", "1"] }
+        restricted = { proved_on = "x in [0, 1]", printed = "x real" }
+    ''')
+    fresh_registry.add_paper(tmp_path)
+    out = _decide("t:lemma-1", tmp_path)
+    assert out.status == "verified" and out.evidence["proved_on"] == "x in [0, 1]"
+    assert _decide("t:lemma-2", tmp_path).status == "refuted"
+
+
+def test_symbols_carry_assumptions_and_nested_chains_keep_their_labels(fresh_registry, tmp_path):
+    _paper(tmp_path, '''
+        [[claim]]
+        id = "t:lemma-1"
+        check_kind = "chain"
+        statement = "sqrt(s**2) = s for s > 0; then a false inner link"
+        links = [
+          { label = "root", lhs = "sqrt(s**2)", rhs = "s", domain = { s = ["1", "2"] }, symbols = { s = "positive" } },
+          { label = "inner", links = [ { label = "false", relation = "s <= 1/2", domain = { s = ["0", "1"] } } ] },
+        ]
+    ''')
+    fresh_registry.add_paper(tmp_path)
+    out = _decide("t:lemma-1", tmp_path)
+    assert out.evidence["links"]["root"]["status"] == "proved"  # needs s > 0: sqrt(s**2) = |s| otherwise
+    assert out.status == "refuted" and out.evidence["refuted_link"] == "inner"
+
+
+def test_undecided_claims_are_inconclusive_and_need_a_reason(fresh_registry, tmp_path):
+    _paper(tmp_path, '''
+        [[claim]]
+        id = "t:lemma-1"
+        check_kind = "undecided"
+        statement = "lost in the source"
+        inconclusive = { method = "none: statement lost", reason = "the formula is illegible" }
+    ''')
+    fresh_registry.add_paper(tmp_path)
+    out = _decide("t:lemma-1", tmp_path)
+    assert (out.status, out.method, out.evidence) == ("inconclusive", "none: statement lost",
+                                                      {"reason": "the formula is illegible"})
+
+
+@pytest.mark.parametrize("body, message", [
+    ('check_kind = "undecided"\ninconclusive = { method = "m" }', "reason"),
+    ('check_kind = "identity"\nlhs = "s"\nrhs = "s"\ndomain = { s = ["0", "1"] }\nsymbols = { s = "prime" }',
+     "assumptions"),
+    ('check_kind = "chain"\nlinks = [ { relation = "x <= 1", domain = { x = ["0", "1"] }, colour = "red" } ]',
+     "unknown link field"),
+    ('check_kind = "scalar-inequality"\nrelation = "x <= 1"\ndomain = { x = ["0", "1"] }\nrestricted = "x"',
+     "restricted"),
+])
+def test_bad_optional_fields_fail_with_a_clear_message(fresh_registry, tmp_path, body, message):
+    _paper(tmp_path, '[[claim]]\nid = "t:lemma-1"\nstatement = "s"\n' + body + "\n")
+    with pytest.raises(PaperError, match=message):
+        fresh_registry.add_paper(tmp_path)

@@ -126,11 +126,13 @@ def false_statements():
         if fam.direction != 0:  # direction 0: a true-only family
             out.extend(fam.false_cases())
     out.extend(_extra_false())
+    out.extend(_multiplier_attacks())
     return out
 
 
 def true_statements():
-    return [case for fam in FAMILIES for case in fam.true_cases() if "piecewise" not in fam.name] + _extra_true()
+    return ([case for fam in FAMILIES for case in fam.true_cases() if "piecewise" not in fam.name] + _extra_true()
+            + _multiplier_true())
 
 
 def _extra_false():
@@ -163,3 +165,45 @@ def _extra_true():
             ("exp(z) >= exp(-m)", {"m": ("0", "20"), "z": ("-m", "m")}),
             ("1/(1+cosh(s)) <= 1/2", {"s": ("-oo", "oo")}),
             ("a**2 + C >= 0", {"C": ("1/10", "10"), "a": ("-C", "C")})]
+
+
+def _multiplier_attacks():
+    """False statements aimed at the ``multiplier`` / ``abs_cases`` / high-order ``touching`` closers:
+    violations far in a tail (x = 1e5 .. 1e30), the wrong term winning only beyond 1e6, strict relations
+    whose slack has limit 0 at infinity or an exact zero, an Abs kink in two variables, a Taylor
+    polynomial one order short."""
+    return [
+        ("exp(x/10**6) <= 10*x", {"x": ("1", "oo")}, {"x": "100000000"}),
+        ("x*exp(-x) <= 10**7*exp(-x)", {"x": ("0", "oo")}, {"x": "20000000"}),
+        ("x*exp(-x/10**30) <= 10**29", {"x": ("0", "oo")}, {"x": "1000000000000000000000000000000"}),
+        ("log(x) <= 69", {"x": ("1", "oo")}, {"x": "10000000000000000000000000000000"}),
+        ("x**2 <= 10**6*exp(x**2/10**12)", {"x": ("-oo", "oo")}, {"x": "-100000"}),
+        ("x + exp(-x) <= exp(x**2/2)", {"x": ("-oo", "oo")}, {"x": "-137/100"}),
+        ("x + exp(-x) < exp(9*x**2/16)", {"x": ("-oo", "oo")}, {"x": "0"}),
+        ("exp(-x) - exp(-2*x) > 0", {"x": ("0", "oo")}, {"x": "0"}),
+        ("x*exp(-x) > 0", {"x": ("0", "oo")}, {"x": "0"}),
+        ("exp(-x)*(x - 5)**2 > 0", {"x": ("0", "oo")}, {"x": "5"}),
+        ("log(1 + exp(x)) >= x + 1/10**12", {"x": ("-oo", "oo")}, {"x": "40"}),
+        ("Abs(x)*exp(x*w)/(1 + exp(x*w)) <= 1 - 1/10**9", {"x": ("-1", "1"), "w": ("-oo", "oo")},
+         {"x": "1", "w": "30"}),
+        ("Abs(x)*exp(x*w)/(1 + exp(x*w)) <= 1 - 1/10**9", {"x": ("-1", "1"), "w": ("-oo", "oo")},
+         {"x": "-1", "w": "-30"}),
+        ("Abs(log(1 + exp(-z)) - (log(2) - z/2)) <= z**2/8 - 1/10**12", {"z": ("-oo", "oo")}, {"z": "0"}),
+        ("exp(x) >= 1 + x + x**2/2", {"x": ("-1", "1")}, {"x": "-1/2"}),
+        ("exp(x) >= 1 + x + x**2/2 + x**3/6 + x**4/24", {"x": ("-1", "1")}, {"x": "-1/2"}),
+        ("log((exp(-z/2) + exp(z/2))/2) >= z/2 - log(2) + 1/10**12", {"z": ("0", "oo")}, {"z": "40"}),
+        ("log(exp(x) + exp(2*x)) >= 2*x + 1/10**12", {"x": ("-oo", "oo")}, {"x": "40"}),
+        ("log(exp(x) + exp(2*x)) >= 2*x + exp(-x)", {"x": ("-oo", "oo")}, {"x": "40"}),
+    ]
+
+
+def _multiplier_true():
+    """True statements that need the ``multiplier`` / ``abs_cases`` / high-order ``touching`` closers."""
+    return [("x + exp(-x) <= exp(9*x**2/16)", {"x": ("-oo", "oo")}),
+            ("exp(-x) > 0", {"x": ("-oo", "oo")}),
+            ("log(1 + exp(x)) > x", {"x": ("-oo", "oo")}),
+            ("Abs(x)*exp(x*w)/(1 + exp(x*w)) <= 1", {"x": ("-1", "1"), "w": ("-oo", "oo")}),
+            ("exp(x) >= 1 + x + x**2/2 + x**3/6", {"x": ("-1", "1")}),
+            ("exp(9*x**2/16) + x - exp(x) >= 0", {"x": ("0", "oo")}),
+            ("log((exp(-z/2) + exp(z/2))/2) >= Abs(z)/2 - log(2)", {"z": ("-oo", "oo")}),
+            ("log(exp(x) + exp(2*x)) >= 2*x", {"x": ("-oo", "oo")})]

@@ -24,7 +24,7 @@ def _results(tmp_path, status="proved", sha=None):
 @pytest.mark.parametrize("cert", [
     {"format": FORMAT, "claim": "000:lemma-3/step-5-6", "kind": "chain",
      "links": [{"label": "t", "certificate": TRUE_CERT}]},
-    {"format": FORMAT, "claim": "000:lemma-3/step-5-6", "kind": "identity", "lhs": "x", "rhs": "x",
+    {"format": FORMAT, "claim": "000:lemma-3/step-5-6", "kind": "identity", "lhs": "(x + 1)**2", "rhs": "x**2 + 2*x + 1",
      "domain": [["x", "0", "1"]]},
 ])
 def test_a_valid_certificate_of_another_statement_does_not_prove_a_claim(tmp_path, cert):

@@ -12,8 +12,6 @@ A1 = "x + exp(-x) <= exp(9*x**2/16)"
 REAL = {"x": ("-oo", "oo")}
 
 
-@pytest.mark.xfail(strict=False, reason="issue 13: the kernel cannot re-check this yet (left tail of A.1 / removable "
-                   "singularity / 3-variable logistic); prove() reports verified")
 def test_lemma_a1_is_proved_over_all_reals_within_two_seconds_with_touching_point_and_tails():
     res = prove(A1, REAL)
     assert res.status == "proved"
@@ -63,8 +61,6 @@ def test_a_proved_result_always_carries_a_certificate_with_boxes():
     assert res.status == "proved" and res.certificate["boxes"] > 0 and res.certificate["closers"]
 
 
-@pytest.mark.xfail(strict=False, reason="issue 13: the kernel cannot re-check this yet (left tail of A.1 / removable "
-                   "singularity / 3-variable logistic); prove() reports verified")
 def test_optimal_constant_of_lemma_a1_is_bracketed_below_nine_sixteenths():
     from olr_verify.prover.constants import best_constant, bracket
 

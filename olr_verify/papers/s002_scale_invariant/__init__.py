@@ -1,0 +1,1 @@
+"""Seed 002: Scale-Invariant Unconstrained Online Learning (claims in paper.toml)."""

@@ -1,0 +1,176 @@
+"""Search for a ``multiplier`` leaf (docs/certificates.md) on an unbounded tail box. Untrusted.
+
+On a box where one coordinate ``v`` runs to ``+oo`` (``side = +1``) or ``-oo`` (``side = -1``) and the
+slack ``s`` has growing terms that compete (``exp(9x^2/16) - x - exp(-x)`` as ``x -> -oo``), plain
+enclosures give ``oo - oo``. The kernel's ``multiplier`` closer accepts
+``s * exp(h) == p_1 + ... + p_k`` with ``p_j >= c_j`` (each by its own tree) and ``sum c_j >= 0``.
+Here ``h`` is minus a dominant exponent of ``s`` (``-E`` for a factor ``exp(E)``, or ``-k log(side v)``
+for a power ``v^k``), and each term of ``expand(s exp(h))`` is written so that it encloses well on a
+tail: polynomial exponents in Horner form in ``v`` and powers of ``v`` moved into the exponent
+(``x e^{-x} = exp(log(x) - x)``), whose derivative is a product (so ``monotone`` leaves can close it).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import sympy as sp
+from flint import fmpq
+
+from olr_verify.kernel.inequality import identically_zero, softplus_flipped
+
+MAX_CANDIDATES = 4
+BOUND_BITS = 40  # piece bounds are rounded down to multiples of 2**-BOUND_BITS
+
+
+def tail_variable(box) -> tuple[str, int] | None:
+    """(name, side) when exactly one coordinate has exactly one infinite end, else None."""
+    found = []
+    for name, (lo, hi) in box.items():
+        inf_lo, inf_hi = isinstance(lo, float), isinstance(hi, float)
+        if inf_lo and inf_hi:
+            return None
+        if inf_lo or inf_hi:
+            found.append((name, 1 if inf_hi else -1))
+    return found[0] if len(found) == 1 else None
+
+
+@lru_cache(maxsize=256)
+def candidates(slack: sp.Expr, name: str, side: int) -> tuple[tuple[sp.Expr, tuple, tuple[sp.Expr, ...]], ...]:
+    """``(h, flips, forms)``: ``sum(forms) == expand(flipped slack * exp(h))`` exactly; ``h = 0`` first,
+    then minus the dominant exponents. ``flips``: the ``w`` of the softplus terms ``log(1 + exp(w))``
+    with ``w -> +oo`` on the tail (the kernel rewrites them ``w + log(1 + exp(-w))``)."""
+    v = sp.Symbol(name)
+    far = {v: side * sp.Integer(10) ** 4}
+    flips = tuple(_log_exp_arguments(slack, far, v))
+    out = []
+    for fl in dict.fromkeys([flips, ()]):
+        flipped = softplus_flipped(slack, list(fl))
+        for h in _multipliers(flipped, v, side, far):
+            terms = sp.Add.make_args(sp.expand(flipped * sp.exp(h)))
+            for group in dict.fromkeys([terms, _grouped(terms, v)]):
+                forms = tuple(tail_form(t, v, side, far) for t in group)
+                if identically_zero(flipped * sp.exp(h) - sp.Add(*forms)):
+                    out.append((h, fl, forms))
+    return tuple(out)
+
+
+def _grouped(terms, v: sp.Symbol) -> tuple:
+    """Terms with the same power of v summed over one denominator (``a/(1+e^-a) - a`` becomes
+    ``-a e^-a/(1+e^-a)``: growing parts that cancel, cancelled)."""
+    groups: dict = {}
+    for t in terms:
+        power = sp.Mul(*[f for f in sp.Mul.make_args(t) if f == v or (f.is_Pow and f.base == v and f.exp.is_Rational)])
+        groups.setdefault(power, []).append(t / power)
+    return tuple(power * sp.cancel(sp.together(sp.Add(*rest))) if len(rest) > 1 else power * rest[0]
+                 for power, rest in groups.items())
+
+
+def _multipliers(slack, v, side, far) -> list:
+    """0, then ``-E`` for the exponents E of the terms (``exp(E)``, or ``k log(side v)`` for ``v**k``), the
+    fastest-growing at a far point first."""
+    exponents = []
+    for t in sp.Add.make_args(sp.expand(slack)):
+        e, k = _exponent(t, v)
+        if e.has(v):
+            exponents.append(e)
+        elif k > 0:
+            exponents.append(k * sp.log(side * v))
+    scored = sorted(((_far_value(e, far, v), e) for e in dict.fromkeys(exponents)), key=lambda p: -p[0])
+    return [sp.Integer(0)] + [-e for score, e in scored[:MAX_CANDIDATES] if score > float("-inf")]
+
+
+def _far_value(e: sp.Expr, far: dict, v: sp.Symbol) -> float:
+    """``e`` at the far point, the other variables at 1 (-oo when it has no float value)."""
+    try:
+        return float(e.subs(far).subs({s: 1 for s in e.free_symbols if s != v}))
+    except (TypeError, ValueError):
+        return float("-inf")
+
+
+def _log_exp_arguments(slack: sp.Expr, far: dict, v: sp.Symbol) -> list:
+    """For each ``log(S)`` / ``log1p(S)`` of the slack, the ``w`` of the term ``exp(w)`` of its expanded
+    argument that is largest at the far point, when it is positive there (``w -> +oo``)."""
+    from sympy.codegen.cfunctions import log1p
+
+    out = []
+    for node in sp.preorder_traversal(slack):
+        if node.func is sp.log or node.func is log1p:
+            arg = node.args[0] if node.func is sp.log else 1 + node.args[0]
+            ws = [f.args[0] for t in sp.Add.make_args(sp.expand(arg)) for f in sp.Mul.make_args(t) if f.func is sp.exp]
+            scored = sorted(((_far_value(w, far, v), w) for w in ws), key=lambda p: -p[0])
+            if scored and scored[0][0] > 0:
+                out.append(scored[0][1])
+    return list(dict.fromkeys(out))
+
+
+def sigmoid_form(term: sp.Expr, far: dict, v: sp.Symbol) -> sp.Expr:
+    """``exp(F) / (1 + exp(E))**n`` as ``exp(F - n E) / (1 + exp(-E))**n`` when that makes it bounded
+    (``F == n E``) or ``E -> +oo`` on the tail."""
+    factors = list(sp.Mul.make_args(term))
+    for i, f in enumerate(factors):
+        if not (f.is_Pow and f.exp.is_Integer and f.exp < 0 and f.base.is_Add and len(f.base.args) == 2
+                and 1 in f.base.args):
+            continue
+        grow = [a for a in f.base.args if a != 1][0]
+        if grow.func is not sp.exp:
+            continue
+        e, n = grow.args[0], -f.exp
+        for j, g in enumerate(factors):
+            if j != i and g.func is sp.exp and (sp.expand(g.args[0] - n * e) == 0
+                                                or (v is not None and _far_value(e, far, v) > 0)):
+                rest = [x for k, x in enumerate(factors) if k not in (i, j)]
+                return sp.Mul(*rest) * sp.exp(sp.expand(g.args[0] - n * e)) / (1 + sp.exp(-e)) ** n
+    return term
+
+
+def rewritten(slack: sp.Expr) -> sp.Expr | None:
+    """The slack with every sigmoid-like term in bounded form (``sigmoid_form`` with ``F == n E``),
+    or None when no term changes."""
+    terms = sp.Add.make_args(sp.expand(slack))
+    forms = [sigmoid_form(t, {}, None) for t in terms]
+    if forms == list(terms):
+        return None
+    form = sp.Add(*forms)
+    return form if identically_zero(slack - form) else None
+
+
+def _exponent(term: sp.Expr, v: sp.Symbol) -> tuple[sp.Expr, sp.Rational]:
+    """(E, k): ``term = c * v**k * exp(E) * rest`` with E the sum of its exp arguments."""
+    e, k = sp.Integer(0), sp.Integer(0)
+    for f in sp.Mul.make_args(term):
+        if f.func is sp.exp:
+            e += f.args[0]
+        elif f.is_Pow and f.base is sp.E:
+            e += f.exp
+        elif f == v:
+            k += 1
+        elif f.is_Pow and f.base == v and f.exp.is_Rational:
+            k += f.exp
+    return e, k
+
+
+def tail_form(term: sp.Expr, v: sp.Symbol, side: int, far: dict) -> sp.Expr:
+    """``term`` rewritten to enclose well on the tail: sigmoid form, Horner exponent, ``v**k`` folded into it."""
+    term = sigmoid_form(term, far, v)
+    e, k = _exponent(term, v)
+    if not e.has(v):
+        return term
+    rest = sp.Mul(*[f for f in sp.Mul.make_args(term)
+                    if not (f.func is sp.exp or (f.is_Pow and f.base is sp.E) or f == v
+                            or (f.is_Pow and f.base == v and f.exp.is_Rational))])
+    try:
+        e = sp.horner(sp.expand(e), wrt=v) if sp.expand(e).is_polynomial(v) else e
+    except (sp.PolynomialError, ValueError):
+        pass
+    if k == 0:
+        return rest * sp.exp(e, evaluate=False)
+    if side < 0 and not k.is_integer:
+        return term
+    sign = (-1) ** int(k) if side < 0 else 1
+    return sign * rest * sp.exp(e + k * sp.log(side * v), evaluate=False)
+
+
+def round_down(x) -> fmpq:
+    """A short rational <= the exact binary rational x."""
+    scaled = x * 2**BOUND_BITS
+    return fmpq(int(scaled.floor()), 2**BOUND_BITS)

@@ -1,0 +1,77 @@
+"""Cost measurements for the papers' complexity claims ("O(d^2) per round", "linear in n", ...).
+
+A complexity claim is measured, never proved, and a measurement must not change its verdict with the load of
+the machine. Three choices keep it steady:
+
+- the clock is the calling thread's CPU time (``time.thread_time``), which does not advance while another
+  process holds the core, unlike wall time;
+- BLAS runs on one thread (threadpoolctl), so all of the work is done, and counted, in the calling thread;
+- each size is timed ``repeat`` times and the minimum is kept (the run least disturbed by cache sharing).
+
+What is left is the memory hierarchy: a d x d state that leaves a cache level makes the raw time jump (an
+O(d^2) round measured at d = 200 ... 800 fits d^2.2 ... d^2.6 here). :data:`MARGIN` absorbs that. The verdict of
+:func:`order_outcome` is ``verified`` when the log-log slope is at most the printed exponent plus the margin,
+and ``inconclusive`` otherwise: a timing never refutes, and never proves, a claim about an algorithm's order.
+These claims are the only verdicts of the suite that rest on a clock; the report says so in their evidence.
+"""
+from __future__ import annotations
+
+import contextlib
+import math
+import time
+from typing import Any, Callable, Iterator, Sequence
+
+import numpy as np
+
+from olr_verify.outcome import Outcome
+
+#: How far a fitted exponent may exceed the printed one and still count as agreeing (timer and cache noise).
+MARGIN = 0.5
+
+
+@contextlib.contextmanager
+def single_threaded() -> Iterator[None]:
+    """BLAS and OpenMP pools limited to one thread for the block, restored afterwards."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1):
+        yield
+
+
+def cpu_seconds(work: Callable[[], Any], repeat: int = 3, setup: Callable[[], Any] | None = None) -> float:
+    """The least CPU time of the calling thread over ``repeat`` runs of ``work(setup())`` (or ``work()``).
+
+    ``setup`` (untimed) builds a fresh state for each run, e.g. a new learner."""
+    if repeat < 1:
+        raise ValueError(f"repeat must be >= 1, got {repeat}")
+    best = math.inf
+    with single_threaded():
+        for _ in range(repeat):
+            state = setup() if setup is not None else None
+            start = time.thread_time()
+            work(state) if setup is not None else work()
+            best = min(best, time.thread_time() - start)
+    return max(best, 1e-9)
+
+
+def loglog_slope(sizes: Sequence[float], seconds: Sequence[float]) -> float:
+    """The least-squares slope of log(seconds) against log(sizes): the measured exponent."""
+    if len(sizes) != len(seconds) or len(sizes) < 2:
+        raise ValueError(f"sizes and seconds must be two sequences of the same length >= 2, got "
+                         f"{len(sizes)} and {len(seconds)}")
+    return float(np.polyfit(np.log(np.asarray(sizes, float)), np.log(np.asarray(seconds, float)), 1)[0])
+
+
+def order_outcome(sizes: Sequence[int], seconds: Sequence[float], printed: float, what: str,
+                  margin: float = MARGIN) -> Outcome:
+    """Is the measured cost O(size**printed)? ``verified`` when the log-log slope is <= ``printed + margin``.
+
+    ``seconds`` are costs measured with :func:`cpu_seconds` at ``sizes`` (fit them on sizes large enough for
+    the printed term to dominate the interpreter's fixed cost)."""
+    slope = loglog_slope(sizes, seconds)
+    ok = slope <= printed + margin
+    return Outcome("verified" if ok else "inconclusive", "thread CPU time (one BLAS thread), log-log slope",
+                   {"what": what, "sizes": list(sizes), "cpu_seconds": [float(f"{t:.4g}") for t in seconds],
+                    "loglog_slope": round(slope, 3), "printed_exponent": printed,
+                    "accepted_if_slope_at_most": printed + margin,
+                    "clock": "time.thread_time: CPU time of the measuring thread, not wall time"})

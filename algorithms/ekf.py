@@ -9,12 +9,15 @@ The seed's formulas are lost; the recursion is the one restored in the transcrip
 
 computed "avoiding any inversion of matrices" with Sherman–Morrison (eq. (2)):
 P_{t+1} = P_t − α_t P_t x_t x_tᵀP_t/(1 + α_t x_tᵀP_t x_t) (transcription §2.6, note for implementers).
+P_t is kept as its upper triangle in a Fortran-ordered array and updated in place by BLAS (``dsymv`` for P_t x_t,
+``dsyr`` for the rank-one step): symmetric by construction and O(d²) per round with no d×d temporaries.
 Symbols → arguments: P_1 → ``P1`` (default I), θ̂_1 → ``theta1`` (default 0), β → ``beta``. R is optional.
 ``state()`` keys: ``theta_hat`` (θ̂_t, to be played next), ``P`` (P_t), ``t``, plus ``beta`` when truncated.
 """
 from __future__ import annotations
 
 import numpy as np
+from scipy.linalg.blas import dsymv, dsyr
 
 from ._base import OnlineLearner, check_dimension, check_positive, check_vector, sigmoid
 from ._extend import check_extension, pad_matrix, pad_vector
@@ -35,7 +38,7 @@ class EKF(OnlineLearner):
             if not np.allclose(P, P.T) or np.linalg.eigvalsh(0.5 * (P + P.T)).min() <= 0:
                 raise ValueError("P1 must be symmetric positive definite")
             P = 0.5 * (P + P.T)
-        self._P = P
+        self._P = np.asfortranarray(P)  # only the upper triangle is read and written
         self._theta = np.zeros(self.d) if theta1 is None else check_vector(theta1, self.d, None, "theta1").copy()
         self.t = 0
 
@@ -49,21 +52,24 @@ class EKF(OnlineLearner):
         yhat = float(self._theta @ x)
         self.t += 1
         alpha = self._weight(yhat)
-        Px = self._P @ x
+        Px = dsymv(1.0, self._P, x)
         den = 1.0 + alpha * float(x @ Px)
-        P = self._P - (alpha / den) * np.outer(Px, Px)
-        self._P = 0.5 * (P + P.T)
+        self._P = dsyr(-alpha / den, Px, a=self._P, overwrite_a=1)
         self._theta = self._theta + (y * sigmoid(-y * yhat) / den) * Px  # P_{t+1}x = P_t x/den
 
     def extend(self, k, p1: float = 1.0) -> None:
         """Add k input coordinates: P gets p1 on the new diagonal (exact when P_1 = p1·I), θ̂ zeros."""
         k = check_extension(k)
-        self._P = pad_matrix(self._P, k, check_positive("p1", p1))
+        self._P = np.asfortranarray(pad_matrix(self._full_P(), k, check_positive("p1", p1)))
         self._theta = pad_vector(self._theta, k)
         self.d += k
 
+    def _full_P(self) -> np.ndarray:
+        upper = np.triu(self._P)
+        return upper + np.triu(upper, 1).T
+
     def state(self) -> dict:
-        return {"theta_hat": self._theta.copy(), "P": self._P.copy(), "t": self.t}
+        return {"theta_hat": self._theta.copy(), "P": self._full_P(), "t": self.t}
 
 
 class TruncatedEKF(EKF):

@@ -2,8 +2,9 @@
 
 Checks run in separate processes; ``shared(ctx, key, compute)`` computes ``compute()`` once per run
 and (quick, seed): the first process to ask holds a file lock while it computes and pickles the
-result under ``<out>/.olr-verify-cache/``; the others wait on the lock and read it. The runner empties the
-cache at the start of every run, so nothing is reused across runs or code changes.
+result under ``<stage>/.olr-verify-cache/``; the others wait on the lock and read it. ``<stage>`` is the
+fresh directory the runner creates for each run and removes the cache from before publishing, so nothing is
+reused across runs or code changes and nothing outside the run is ever unpickled.
 """
 from __future__ import annotations
 
@@ -34,8 +35,3 @@ def shared(ctx: Context, key: str, compute: Callable[[], Any]) -> Any:
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
-
-def clear(out_dir: Path) -> None:
-    folder = Path(out_dir) / CACHE_DIR
-    for f in folder.glob("*"):
-        f.unlink()

@@ -6,6 +6,8 @@ Status rules (issues 6, 14, 15):
 - a float64 violation that the replay can neither confirm nor dismiss (the precisions disagree, or
   the margin is below the precision) is ``inconclusive``: an unconfirmed violation is never
   ``verified``;
+- a float64 violation above rounding level at a probe point (``optimisers.probe``: n = 10^3, 10^4,
+  d = 16, 64; too long to replay) is ``inconclusive`` too;
 - otherwise (no float64 violation, or every candidate shown to satisfy lhs <= rhs at 50/80 digits)
   ``verified``, with the best regret/bound ratio reached, the parameter region explored, the worst
   ratio per region, a heat map over the two most influential parameters, and the ratio of the best
@@ -40,17 +42,21 @@ def hunt_outcome(claim: str, ctx: Context, params: dict | None = None, full: int
                  note: str = "") -> Outcome:
     """Hunt ``claim`` (parameters in ``params`` pinned, the others searched) and decide its status."""
     from olr_verify.hunting.bounds import TARGETS
-    from olr_verify.hunting.optimisers import hunt
+    from olr_verify.hunting.optimisers import hunt, probe
 
     t = TARGETS[claim]
     evals, work = budget(ctx, full, quick, int(t.defaults.get("n", 30)))
     seed = claim_seed(ctx, claim)
     res = hunt(claim, seed=seed, params=params, max_evals=evals, max_work=work)
+    if not ctx.quick:
+        res = probe(res, seed)
     ev = {**res.summary(), "params": dict(res.best.seq.params) if res.best.seq else {},
           "learner": t.learner, "hunters_reach_baseline": res.best.ratio >= res.baseline.ratio,
           "seed": seed, "budget": {"sequences": evals, "rounds": work},
           "statement_checked": t.bound.__doc__.strip().splitlines()[0]}
     ev.update(region_evidence(res))
+    if res.probes:
+        ev["probes"] = _probe_summary(res.probes)
     figures = [progress_figure(ctx, claim, res)] if res.progress else []
     heat = heatmap_figure(ctx, claim, res)
     if heat:
@@ -82,7 +88,27 @@ def decide(claim: str, res, seed: int, ev: dict) -> tuple[str, dict | None]:
         ev["reason"] = ("a float64 violation was neither confirmed nor dismissed by the 50/80-digit replay: "
                         "an unconfirmed violation is not evidence that the bound holds")
         return "inconclusive", None
+    if getattr(res, "probe_violations", None):
+        ev["probe_violations"] = res.probe_violations[:4]
+        ev["reason"] = ("a probe beyond the densely searched range (see probe_violations) found a float64 violation "
+                        "above rounding level; probe sequences are too long for the 50/80-digit replay, so it is "
+                        "neither confirmed nor dismissed")
+        return "inconclusive", None
     return "verified", None
+
+
+def _probe_summary(probes: list[dict]) -> dict:
+    """Per probed parameter value: sequences tried and the worst ratio (with where it was reached)."""
+    out: dict = {}
+    for row in probes:
+        key = f"{row['param']} = {row['value']}"
+        entry = out.setdefault(key, {"sequences": 0, "worst_ratio": None, "worst_at": None})
+        entry["sequences"] += 1
+        if "not_replayed" in row:
+            entry["rounding_level_violations_not_replayed"] = entry.get("rounding_level_violations_not_replayed", 0) + 1
+        if row["ratio"] is not None and (entry["worst_ratio"] is None or row["ratio"] > entry["worst_ratio"]):
+            entry["worst_ratio"], entry["worst_at"] = row["ratio"], f"{row['at']}, {row['adversary']} adversary"
+    return out
 
 
 def region_evidence(res) -> dict:

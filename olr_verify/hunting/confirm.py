@@ -62,7 +62,7 @@ def hypotheses_broken(target, rep: dict) -> str | None:
     """The first hypothesis of the hunted bound that the artefact's data break, or None.
 
     Checked exactly (decimal strings as rationals): the parameters lie in the region the hunt searches
-    (:mod:`olr_verify.hunting.space`, inside the printed ranges) and fixed ones keep the target's values;
+    (:mod:`olr_verify.hunting.space`, inside the printed ranges, or at one of its probe values) and fixed ones keep the target's values;
     n and d match the data; binary labels are +-1 with ||x_t|| <= R; gradients satisfy |g_t| <= 1. A regret
     computed on data outside the hypotheses says nothing about the bound, so it is never confirmed."""
     from fractions import Fraction
@@ -79,8 +79,9 @@ def hypotheses_broken(target, rep: dict) -> str | None:
         for par in space.params if space is not None else ():
             if par.name in params and params[par.name] is not None:
                 v = float(q(params[par.name]))  # the range ends are floats: compare to their rounding
-                if not par.lo - 1e-12 * abs(par.lo) <= v <= par.hi + 1e-12 * abs(par.hi):
-                    return f"{par.name} = {params[par.name]} outside the searched range [{par.lo}, {par.hi}]"
+                if not (par.lo - 1e-12 * abs(par.lo) <= v <= par.hi + 1e-12 * abs(par.hi) or v in par.probes):
+                    return (f"{par.name} = {params[par.name]} outside the searched range [{par.lo}, {par.hi}] "
+                            f"and its probes {list(par.probes)}")
         for name in (space.fixed if space is not None else {}):
             if name not in target.defaults or name not in params:
                 continue

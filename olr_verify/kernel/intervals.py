@@ -128,6 +128,7 @@ def _end(f, e, at_ninf, at_inf):
 
 
 def increasing(x: X, f, at_ninf, at_inf) -> X:
+    OPS[0] += 2
     return X(_end(f, x.lo, at_ninf, at_inf)[0], _end(f, x.hi, at_ninf, at_inf)[1])
 
 
@@ -220,7 +221,12 @@ def _apply(f, x: X) -> X:
     return increasing(x, fn, at_ninf, at_inf)
 
 
+#: Interval operations evaluated so far in this process (a measure of work, for callers' budgets).
+OPS = [0]
+
+
 def _fold(op, xs):
+    OPS[0] += len(xs)
     acc = xs[0]
     for x in xs[1:]:
         acc = op(acc, x)

@@ -21,6 +21,7 @@ from flint import ctx, fmpq
 
 from olr_verify.kernel import FORMAT, PRECISION_BITS, statement_sha256
 from olr_verify.kernel.inequality import Inequality, Rejected, _q, read_expr
+from olr_verify.kernel import intervals
 from olr_verify.kernel.intervals import Undefined, compile_expr, to_fmpq
 from olr_verify.prover import tailcert
 from olr_verify.expr import ExprError
@@ -52,8 +53,10 @@ def statement(relation: str, domain: dict[str, tuple[str, str]], claim: str | No
 
 def certify(relation: str, domain: dict[str, tuple[str, str]], *, max_boxes: int = 20_000,
             claim: str | None = None, deadline: float | None = None,
-            stuck: list | None = None) -> tuple[dict | None, str]:
-    """``(certificate, "")`` or ``(None, why not)`` within ``max_boxes`` boxes; raises :class:`SafetyNet`
+            stuck: list | None = None, max_ops: int | None = None) -> tuple[dict | None, str]:
+    """``(certificate, "")`` or ``(None, why not)`` within ``max_boxes`` boxes and ``max_ops`` interval
+    operations (``olr_verify.kernel.intervals.OPS``: the work budget that does not depend on the machine,
+    since the cost of a box grows with the expression); raises :class:`SafetyNet`
     past ``deadline`` (``time.perf_counter()`` value). When the search stops at a box it cannot close,
     candidate points of that box in the original variables (:func:`stuck_points`) are appended to
     ``stuck``: where to look for a counterexample."""
@@ -61,6 +64,7 @@ def certify(relation: str, domain: dict[str, tuple[str, str]], *, max_boxes: int
     old = ctx.prec
     ctx.prec = PRECISION_BITS
     try:
+        _Search.ops_limit = None if max_ops is None else intervals.OPS[0] + int(max_ops)
         search = _Search(Inequality(cert), max_boxes, deadline)
         tree = (search.abs_cases_root() or search.rewritten_root()
                 or search.node(dict(search.ineq.root), face=False, depth=0))
@@ -82,6 +86,8 @@ def certify(relation: str, domain: dict[str, tuple[str, str]], *, max_boxes: int
 
 
 class _Search:
+    ops_limit: int | None = None  # value of intervals.OPS past which every search of this certify() call stops
+
     def __init__(self, ineq: Inequality, max_boxes: int, deadline: float | None):
         self.ineq = ineq
         self.deadline = deadline
@@ -98,6 +104,8 @@ class _Search:
         self.boxes += 1
         if self.boxes > self.max_boxes:
             raise _OutOfWork(f"no kernel certificate within {self.max_boxes} boxes")
+        if self.ops_limit is not None and intervals.OPS[0] > self.ops_limit:
+            raise _OutOfWork("no kernel certificate within the budget of interval operations")
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise SafetyNet("wall-clock safety net reached in the certificate search")
         base = self.ineq

@@ -59,6 +59,7 @@ TIMEOUT_CAP: float | None = None  # set by `olr-verify run --quick`: caps every 
 BOXES_PER_SECOND = 1000  # work budget: ``timeout`` seconds buy this many boxes per branch-and-bound run
 KERNEL_BOXES = 6_000  # boxes of the kernel-certificate search (olr_verify.prover.certify)
 KERNEL_BOXES_QUICK = 1_500
+KERNEL_OPS_PER_SECOND = 50_000  # interval operations of the kernel-certificate search per second of ``timeout``
 SAFETY_FACTOR = 4.0  # wall-clock safety net: SAFETY_FACTOR * timeout + 5 s, then "inconclusive"
 
 
@@ -67,7 +68,8 @@ def prove(relation: str, domain: dict[str, tuple[str, str]], *, timeout: float =
           kernel_boxes: int | None = None) -> ProofResult:
     """Decide ``relation`` on ``domain`` (see the package docstring for the certificate).
 
-    Budgets are units of work (``max_boxes``, default ``BOXES_PER_SECOND * timeout``; ``kernel_boxes``),
+    Budgets are units of work (``max_boxes``, default ``BOXES_PER_SECOND * timeout``; ``kernel_boxes`` and
+    ``KERNEL_OPS_PER_SECOND * timeout`` interval operations for the kernel-certificate search),
     so the verdict does not depend on the machine; the wall clock is only a safety net (inconclusive).
     ``proved`` only when :func:`olr_verify.kernel.check` accepts the certificate found by
     :func:`olr_verify.prover.certify.certify` (``ProofResult.kernel_certificate``); a proof of the
@@ -81,10 +83,10 @@ def prove(relation: str, domain: dict[str, tuple[str, str]], *, timeout: float =
     safety = t0 + SAFETY_FACTOR * timeout + 5.0
     res = _prove_search(relation, domain, t0=t0, deadline=safety, max_boxes=work, cut=cut, prec=prec, search=search,
                         seed=seed, max_tail_depth=max_tail_depth)
-    return _kernel_gate(res, relation, domain, kernel_boxes, safety)
+    return _kernel_gate(res, relation, domain, kernel_boxes, int(KERNEL_OPS_PER_SECOND * max(timeout, 1.0)), safety)
 
 
-def _kernel_gate(res: ProofResult, relation, domain, kernel_boxes: int, safety: float) -> ProofResult:
+def _kernel_gate(res: ProofResult, relation, domain, kernel_boxes: int, kernel_ops: int, safety: float) -> ProofResult:
     """Only the kernel says ``proved``; the safety net only says ``inconclusive``."""
     from olr_verify.kernel import check
     from olr_verify.prover.certify import SafetyNet, certify
@@ -96,7 +98,7 @@ def _kernel_gate(res: ProofResult, relation, domain, kernel_boxes: int, safety: 
         return res
     stuck: list = []
     try:
-        kcert, why = certify(relation, domain, max_boxes=kernel_boxes, deadline=safety, stuck=stuck)
+        kcert, why = certify(relation, domain, max_boxes=kernel_boxes, max_ops=kernel_ops, deadline=safety, stuck=stuck)
     except SafetyNet:
         return _safety(res)
     refuted = _stuck_refutation(relation, domain, stuck) if kcert is None and stuck else None

@@ -15,7 +15,6 @@ from olr_verify.papers.s000_aioli import surrogate_identities as identities_000
 from olr_verify.papers.s000_aioli import lemma5_lemma8_steps as scalar_000
 from olr_verify.papers.s002_scale_invariant import lemma3_3_scalar as scalar_002
 from olr_verify.papers.s003_hkl import lemma3_steps as scalar_003
-from olr_verify.papers.s004_ekf import logistic_facts as scalar_004
 
 pytestmark = pytest.mark.lemmas
 TRUE = ("proved", "verified")

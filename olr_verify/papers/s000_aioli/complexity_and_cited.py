@@ -10,12 +10,12 @@ comparator of the B-ball (``reference.comparator.best_in_ball_fast``).
 from __future__ import annotations
 
 import math
-import time
 import zlib
 
 import numpy as np
 
 from olr_verify.checks.scalar_common import combine
+from olr_verify.timing import cpu_seconds, loglog_slope
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 
@@ -33,18 +33,9 @@ def _data(rng, n: int, d: int, R: float = 1.0, theta_scale: float = 2.0):
     return X, Y
 
 
-def _slope(xs, ys) -> float:
-    return float(np.polyfit(np.log(xs), np.log(ys), 1)[0])
-
-
 def _time(make, X, Y, repeat: int = 2) -> float:
-    best = math.inf
-    for _ in range(repeat):
-        L = make()
-        t0 = time.perf_counter()
-        L.run(X, Y)
-        best = min(best, time.perf_counter() - t0)
-    return best
+    """Least thread CPU time of ``make().run(X, Y)`` (olr_verify.timing: not wall time, one BLAS thread)."""
+    return cpu_seconds(lambda L: L.run(X, Y), repeat, setup=make)
 
 
 def _scan(ctx, claim, make, grid, vary: str, fixed: dict, printed: float) -> tuple[Outcome, dict]:
@@ -54,11 +45,11 @@ def _scan(ctx, claim, make, grid, vary: str, fixed: dict, printed: float) -> tup
         kw = {**fixed, vary: v}
         X, Y = _data(rng, kw["n"], kw["d"])
         times.append(_time(lambda: make(kw), X, Y))
-    s = _slope(grid, times)
+    s = loglog_slope(grid, times)
     ev = {"vary": vary, "grid": list(grid), "fixed": fixed, "seconds": [round(t, 4) for t in times],
           "loglog_slope": round(s, 3), "printed_exponent": printed}
     ok = s <= printed + 0.35
-    return Outcome("verified" if ok else "inconclusive", "wall-time log-log slope", ev), ev
+    return Outcome("verified" if ok else "inconclusive", "thread CPU time log-log slope", ev), ev
 
 
 def _aioli(T_fixed=None, lam=None, B=1.0, R=1.0):
@@ -176,7 +167,7 @@ def _table(ctx, claim, make_reg, B, printed_rate: str, slope_max: float, cost=No
     ns = [50, 200, 800] if ctx.quick else [100, 400, 1600]
     runs = 2 if ctx.quick else 3
     regs = _regret_slope(ctx, claim, make_reg, B, ns, runs)
-    s = _slope(ns, regs)
+    s = loglog_slope(ns, regs)
     ev = {"n": ns, "mean_regret": [round(r, 4) for r in regs], "loglog_slope": round(s, 3),
           "printed_rate": printed_rate, "slope_accepted_up_to": slope_max, "B": B, "R": 1.0, "runs_per_n": runs}
     ok = s <= slope_max

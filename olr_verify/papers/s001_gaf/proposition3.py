@@ -13,6 +13,7 @@ import time
 import numpy as np
 
 from olr_verify.artefacts import replayer
+from olr_verify.timing import MARGIN, loglog_slope, single_threaded
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 
@@ -124,14 +125,14 @@ def _time_rounds(d, K, m, rounds, seed):
     g = GAF(d, K, 1.0, 0.5, mu=0.01, method="mc", m=m)
     g.predict(X[0]); g.update(X[0], int(Y[0]))
     tu, tp = [], []
-    for i in range(1, rounds + 1):
-        t0 = time.perf_counter(); g.predict(X[i]); t1 = time.perf_counter(); g.update(X[i], int(Y[i]))
-        tu.append(time.perf_counter() - t1); tp.append(t1 - t0)
-    return float(np.median(tu)), float(np.median(tp))
+    with single_threaded():  # thread CPU time: a busy machine does not slow it down
+        for i in range(1, rounds + 1):
+            t0 = time.thread_time(); g.predict(X[i]); t1 = time.thread_time(); g.update(X[i], int(Y[i]))
+            tu.append(time.thread_time() - t1); tp.append(t1 - t0)
+    return min(tu), min(tp)  # the least disturbed round: the per-round cost does not depend on t
 
 
-def _slope(xs, ys):
-    return float(np.polyfit(np.log(xs), np.log(ys), 1)[0])
+_slope = loglog_slope  # (also used by claims_4_to_9) one implementation: olr_verify.timing
 
 
 @check("001:proposition-3/complexity")
@@ -148,13 +149,14 @@ def complexity(ctx: Context) -> Outcome:
          "prediction vs K (m=20000)": _slope(Ks, pred_K), "update vs K (d'=60)": _slope(Ks, upd_K)}
     printed = {"update vs d' (K=3)": 2, "prediction vs m (K=3)": 1, "prediction vs K (m=20000)": 2,
                "update vs K (d'=60)": 3}
-    ok = all(s[k] <= printed[k] + 0.35 for k in s)
-    ev = {"fitted exponents (log-log, median wall-clock per round)": s, "printed exponents (upper bounds)": printed,
+    ok = all(s[k] <= printed[k] + MARGIN for k in s)
+    ev = {"fitted exponents (log-log, least thread CPU time per round)": s, "printed exponents (upper bounds)": printed,
+          "accepted_if_exponent_at_most": f"printed + {MARGIN}",
           "n": "per-round cost is independent of t by construction (fixed-size A_t^{-1} Woodbury update): total = n x per-round",
           "implementation": "algorithms.gaf: rank-K Woodbury O(K^2 d'^2 + K^3 ...), K-dim Newton, m draws of a "
                             "(K-1)-dim Gaussian", "timings_s": {"upd_d": upd_d, "pred_m": pred_m, "pred_K": pred_K,
                                                                  "upd_K": upd_K}}
-    return Outcome("verified" if ok else "inconclusive", "wall-clock measurements, fitted exponents", ev)
+    return Outcome("verified" if ok else "inconclusive", "thread CPU time measurements, fitted exponents", ev)
 
 
 RANK_CASE = {"lam": "1", "beta": "1", "x": ["1", "0"], "y": 0, "K": 2}
@@ -240,7 +242,8 @@ def step_ii(ctx: Context) -> Outcome:
     ev = {"update time vs d' (K=3)": times, "fitted exponent in d'": slope, "printed": "O(log(n) + K^2 d^2)",
           "reason": "cited result (Theorem 4 of Jezequel et al. 2020): the log(n) term concerns their solver; the "
                     "implementation here reduces (2) to a K-dim Newton problem, so the d'-dependence is checkable"}
-    return Outcome("verified" if slope <= 2.35 else "inconclusive", "wall-clock fit of the update cost", ev)
+    ev["accepted_if_exponent_at_most"] = 2 + MARGIN
+    return Outcome("verified" if slope <= 2 + MARGIN else "inconclusive", "thread CPU time fit of the update cost", ev)
 
 
 @check("001:proposition-3/step-iii")
@@ -252,7 +255,8 @@ def step_iii(ctx: Context) -> Outcome:
     s_m, s_K = _slope(ms, pm), _slope(Ks, pk)
     ev = {"prediction time vs m (K=4)": dict(zip(ms, pm)), "exponent in m": s_m,
           "prediction time vs K (m=20000)": dict(zip(Ks, pk)), "exponent in K": s_K, "printed": "O(m K^2)"}
-    return Outcome("verified" if s_m <= 1.35 and s_K <= 2.35 else "inconclusive", "wall-clock fits", ev)
+    ev["accepted_if_exponent_at_most"] = {"m": 1 + MARGIN, "K": 2 + MARGIN}
+    return Outcome("verified" if s_m <= 1 + MARGIN and s_K <= 2 + MARGIN else "inconclusive", "thread CPU time fits", ev)
 
 
 # ----------------------------------------------------------------------------- squared loss (§4.1)

@@ -18,8 +18,8 @@ import time
 
 import numpy as np
 
-from olr_verify.artefacts import replayer
 from olr_verify.checks.scalar_common import combine, identity, inequality
+from olr_verify.timing import loglog_slope, single_threaded
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check, decide
 
@@ -227,36 +227,22 @@ def claim_5_other(ctx: Context) -> Outcome:
                    ev)
 
 
-def _fit_exponent(sizes, times) -> float:
-    return float(np.polyfit(np.log(sizes), np.log(times), 1)[0])
-
-
 def _time_per_trial(make, d, n, rng) -> float:
     L = make(d)
     X = rng.normal(size=(n, d))
     G = rng.choice([-1.0, 1.0], n)
-    t0 = time.perf_counter()
+    t0 = time.thread_time()  # CPU time of this thread: a busy machine does not slow it down
     for x, g in zip(X, G):
         L.predict(x)
         L.update_gradient(x, g)
-    return (time.perf_counter() - t0) / n
-
-
-def _one_thread():
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # timing is then noisier, still valid
-        import contextlib
-
-        return contextlib.nullcontext()
-    return threadpool_limits(1)
+    return (time.thread_time() - t0) / n
 
 
 def _complexity(ctx: Context, make, sizes, n, order: int, name: str) -> Outcome:
     rng = np.random.default_rng(ctx.seed)
-    with _one_thread():  # BLAS threads spin on a shared 2-core machine and swamp the per-trial cost
+    with single_threaded():  # BLAS threads spin on a shared 2-core machine and swamp the per-trial cost
         times = [min(_time_per_trial(make, d, n, rng) for _ in range(3)) for d in sizes]
-    slope = _fit_exponent(sizes[1:], times[1:])
+    slope = loglog_slope(sizes[1:], times[1:])
     ok = slope <= order + 0.5
     return Outcome("verified" if ok else "inconclusive", f"timed predict+update per trial vs d ({name})",
                    {"d": list(sizes), "seconds_per_trial": [float(f"{v:.3g}") for v in times],

@@ -379,7 +379,6 @@ def _psi2(h, S_pinv, Gamma, alpha, K):
 def lemma_4_3_002(seq, run, u, K=FLOAT):
     """Per trial: g_t x_t^T w_t + psi_t(h_t, S_t) <= psi_{t-1}(h_{t-1}, S_{t-1}) with psi as printed."""
     alpha = K.num(seq.params["alpha"])
-    X = K.arr(seq.X)
     states = run.extra["states"] + [{"S_prev": run.learner.S, "h_prev": run.learner.h, "Gamma_prev": run.learner.Gamma}]
     pairs = []
     for t in range(seq.n):

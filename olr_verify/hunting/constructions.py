@@ -134,7 +134,7 @@ def lower_bound_check(which: str, quick: bool = False, seed: int = 0) -> dict:
         D = 20.0
         reg = regime_theorem_2(D)
         Ts = [int(reg["T_min"]) + 2, 100] if not quick else [int(reg["T_min"]) + 2]
-        const, power = 1 / 4000, None
+        const = 1 / 4000
         bound = lambda T: const * D ** (2 / 3) * T ** (-2 / 3)
         eps_of = lambda T: (D / (256 * T)) ** (2 / 3)
         law = _fig2

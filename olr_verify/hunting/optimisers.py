@@ -449,7 +449,6 @@ def probe(res: HuntResult, seed: int) -> HuntResult:
                            "at": "worst point" if base else "default point",
                            "ratio": round(r, 6) if math.isfinite(r) else None}
                     if r > 1:
-                        cand = Best(r, lhs, rhs, seq, cmp, f"probe-{how}")
                         if lhs - rhs > PROBE_NOISE * max(1.0, abs(lhs), abs(rhs)):
                             res.probe_violations.append({**row, "lhs": lhs, "rhs": rhs, "params": dict(seq.params)})
                         else:

@@ -17,7 +17,7 @@ import time
 import numpy as np
 
 from olr_verify.artefacts import replayer  # noqa: F401  (replayers used: scalar_relation, from scalar_common)
-from olr_verify.checks.scalar_common import combine, identity, inequality, replay_scalar_relation
+from olr_verify.checks.scalar_common import combine, inequality, replay_scalar_relation
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 
@@ -255,7 +255,7 @@ def claim_8(ctx: Context) -> Outcome:
     for k in range(4 if ctx.quick else 12):
         d = 2 + k % 2
         A = sp.eye(d) * sp.Rational(int(rng.integers(1, 4)), 2)
-        total, logs = sp.Integer(0), 0.0
+        total = sp.Integer(0)
         det0 = A.det()
         for _ in range(5):
             u = sp.Matrix([sp.Rational(int(v), 2) for v in rng.integers(-4, 5, d)])

@@ -39,11 +39,27 @@ def throughput(seconds: float) -> int:
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] in (["-h"], ["--help"]):
+        print(__doc__)
+        return 0
     if argv[:1] == ["--throughput"]:
-        return throughput(float(argv[1]) if len(argv) > 1 else 30.0)
+        try:
+            seconds = float(argv[1]) if len(argv) > 1 else 30.0
+        except ValueError:
+            seconds = -1.0
+        if not seconds > 0:
+            print(f"hunting_quality.py: --throughput takes a positive number of seconds, got {argv[1]!r}",
+                  file=sys.stderr)
+            return 2
+        return throughput(seconds)
     from olr_verify.hunting.planted import attack, default_budget, hunted_claims
 
     claims = argv or hunted_claims()
+    unknown = [c for c in claims if c not in hunted_claims()]
+    if unknown:
+        print(f"hunting_quality.py: not a hunted bound: {unknown[0]!r} (see olr_verify/hunting/bounds.py)",
+              file=sys.stderr)
+        return 2
     print("| planted variant | known ratio r0 | scale | found | status | sequences | seconds | witness parameters |")
     print("|---|---|---|---|---|---|---|---|")
     found, seconds = 0, []

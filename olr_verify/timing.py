@@ -62,6 +62,11 @@ def loglog_slope(sizes: Sequence[float], seconds: Sequence[float]) -> float:
     return float(np.polyfit(np.log(np.asarray(sizes, float)), np.log(np.asarray(seconds, float)), 1)[0])
 
 
+def within_order(slope: float, printed: float, margin: float = MARGIN) -> bool:
+    """Does a measured exponent agree with a printed O(size**printed)? (slope <= printed + margin)"""
+    return slope <= printed + margin
+
+
 def order_outcome(sizes: Sequence[int], seconds: Sequence[float], printed: float, what: str,
                   margin: float = MARGIN) -> Outcome:
     """Is the measured cost O(size**printed)? ``verified`` when the log-log slope is <= ``printed + margin``.
@@ -69,7 +74,7 @@ def order_outcome(sizes: Sequence[int], seconds: Sequence[float], printed: float
     ``seconds`` are costs measured with :func:`cpu_seconds` at ``sizes`` (fit them on sizes large enough for
     the printed term to dominate the interpreter's fixed cost)."""
     slope = loglog_slope(sizes, seconds)
-    ok = slope <= printed + margin
+    ok = within_order(slope, printed, margin)
     return Outcome("verified" if ok else "inconclusive", "thread CPU time (one BLAS thread), log-log slope",
                    {"what": what, "sizes": list(sizes), "cpu_seconds": [float(f"{t:.4g}") for t in seconds],
                     "loglog_slope": round(slope, 3), "printed_exponent": printed,

@@ -268,6 +268,9 @@ def inside_ball(seq: Sequence) -> Sequence:
     return Sequence(seq.family, seq.params, X, seq.Y, seq.U)
 
 
+ADVERSARIES = (("random", random_sequence), ("greedy", greedy_sequence), ("paper", paper_seed))
+
+
 def _score(t: Target, seq: Sequence) -> tuple[float, float, float, Any]:
     try:
         with np.errstate(all="ignore"):
@@ -378,7 +381,7 @@ def hunt(claim: str, seconds: float = math.inf, seed: int = 0, params: dict | No
             sample = space.sample(rng, pinned) if space is not None else {}
         p = with_defaults(t, {**sample, **pinned})
         p = space.admissible(p) if space is not None else p
-        for how, make in (("random", random_sequence), ("greedy", greedy_sequence), ("paper", paper_seed)):
+        for how, make in ADVERSARIES:
             if how in strategies:
                 seq = _generate(make, t, p, rng)
                 if seq is None:
@@ -439,7 +442,7 @@ def probe(res: HuntResult, seed: int) -> HuntResult:
         for value in par.probes:
             for base in bases:
                 p = space.admissible(with_defaults(t, {**base, par.name: value, **res.pinned}))
-                for how, make in (("random", random_sequence), ("greedy", greedy_sequence), ("paper", paper_seed)):
+                for how, make in ADVERSARIES:
                     seq = _generate(make, t, p, rng)
                     if seq is None:
                         continue

@@ -64,8 +64,8 @@ def certify(relation: str, domain: dict[str, tuple[str, str]], *, max_boxes: int
     old = ctx.prec
     ctx.prec = PRECISION_BITS
     try:
-        _Search.ops_limit = None if max_ops is None else intervals.OPS[0] + int(max_ops)
-        search = _Search(Inequality(cert), max_boxes, deadline)
+        ops_limit = None if max_ops is None else intervals.OPS[0] + int(max_ops)
+        search = _Search(Inequality(cert), max_boxes, deadline, ops_limit)
         tree = (search.abs_cases_root() or search.rewritten_root()
                 or search.node(dict(search.ineq.root), face=False, depth=0))
     except (ExprError, Rejected, Undefined, ValueError, TypeError) as exc:
@@ -86,10 +86,9 @@ def certify(relation: str, domain: dict[str, tuple[str, str]], *, max_boxes: int
 
 
 class _Search:
-    ops_limit: int | None = None  # value of intervals.OPS past which every search of this certify() call stops
-
-    def __init__(self, ineq: Inequality, max_boxes: int, deadline: float | None):
+    def __init__(self, ineq: Inequality, max_boxes: int, deadline: float | None, ops_limit: int | None = None):
         self.ineq = ineq
+        self.ops_limit = ops_limit  # value of intervals.OPS past which this search and its sub-searches stop
         self.deadline = deadline
         self.max_boxes = max_boxes
         self.boxes = 0
@@ -148,7 +147,8 @@ class _Search:
             u, rest = absolutes[0].args[0], sp.Add(*[x for x in terms if x is not t])
             node = {"close": "abs_cases", "abs": str(u)}
             for key, branch in (("plus", u), ("minus", -u)):
-                sub = _Search(self.ineq.piece(rest + c * branch, self.ineq.strict), self.max_boxes // 2, self.deadline)
+                sub = _Search(self.ineq.piece(rest + c * branch, self.ineq.strict), self.max_boxes // 2, self.deadline,
+                              self.ops_limit)
                 try:
                     node[key] = sub.node(dict(self.ineq.root), face=False, depth=0)
                 except (_OutOfWork, RecursionError):
@@ -169,7 +169,7 @@ class _Search:
             form = tailcert.rewritten(slack)
             sub = None if form is None else _Search(
                 self.ineq.piece(read_expr(str(form), self.ineq.names), self.ineq.strict), self.max_boxes // 2,
-                self.deadline)
+                self.deadline, self.ops_limit)
         except (Undefined, Rejected, ExprError, ValueError, TypeError):
             return None
         if sub is None:
@@ -264,7 +264,7 @@ class _Search:
                 continue
             bound = tailcert.round_down(to_fmpq(lo))
             sub = _Search(self.ineq.piece(expr - sp.Rational(int(bound.p), int(bound.q))),
-                          min(PIECE_BOXES, self.piece_budget), self.deadline)
+                          min(PIECE_BOXES, self.piece_budget), self.deadline, self.ops_limit)
             sub.piece_budget = 0
             try:
                 tree = sub.node(dict(box), face=False, depth=depth)

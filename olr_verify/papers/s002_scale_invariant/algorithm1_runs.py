@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 from olr_verify.checks.scalar_common import combine, identity, inequality
-from olr_verify.timing import loglog_slope, single_threaded
+from olr_verify.timing import MARGIN, loglog_slope, single_threaded, within_order
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check, decide
 
@@ -243,10 +243,10 @@ def _complexity(ctx: Context, make, sizes, n, order: int, name: str) -> Outcome:
     with single_threaded():  # BLAS threads spin on a shared 2-core machine and swamp the per-trial cost
         times = [min(_time_per_trial(make, d, n, rng) for _ in range(3)) for d in sizes]
     slope = loglog_slope(sizes[1:], times[1:])
-    ok = slope <= order + 0.5
+    ok = within_order(slope, order)
     return Outcome("verified" if ok else "inconclusive", f"timed predict+update per trial vs d ({name})",
                    {"d": list(sizes), "seconds_per_trial": [float(f"{v:.3g}") for v in times],
-                    "fitted_exponent_on_largest_sizes": round(slope, 3), "printed_order": f"O(d^{order})", "accepted_if_exponent_below": order + 0.5, "blas_threads": 1,
+                    "fitted_exponent_on_largest_sizes": round(slope, 3), "printed_order": f"O(d^{order})", "accepted_if_exponent_below": order + MARGIN, "blas_threads": 1,
                     "note": "small d is dominated by interpreter overhead; exponent fitted on the larger sizes"})
 
 

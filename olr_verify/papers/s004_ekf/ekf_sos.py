@@ -213,7 +213,7 @@ def _time_steps(L, X, Y):
 def claim_7(ctx: Context) -> Outcome:
     from algorithms import EKF, SOS
 
-    from olr_verify.timing import MARGIN, loglog_slope, single_threaded
+    from olr_verify.timing import loglog_slope, single_threaded, within_order
 
     with single_threaded():
         ds = (400, 800, 1600)  # below d = 400 a round costs a few µs of interpreter overhead, not d^2
@@ -235,7 +235,7 @@ def claim_7(ctx: Context) -> Outcome:
     blocks = [float(np.median(times[i * k:(i + 1) * k])) for i in range(4)]
     slope_sos_t = loglog_slope(blocks_t, blocks)
     slope_ekf_d = loglog_slope(ds, ekf_d)
-    ok = slope_ekf_d <= 2 + MARGIN and slope_sos_t >= 0.3
+    ok = within_order(slope_ekf_d, 2) and slope_sos_t >= 0.3
     return Outcome("verified" if ok else "inconclusive",
                    "thread CPU time of steps: EKF per step vs d; SOS per step vs t (one BLAS thread)",
                    {"ekf_seconds_per_step": dict(zip(map(str, ds), [float(f"{v:.3g}") for v in ekf_d])),

@@ -206,14 +206,27 @@ def declarative_check(entry: dict[str, Any], where: str) -> Callable[[Context], 
                      f"(declarative kinds: {', '.join(DECLARATIVE)})")
 
 
+def is_plain(value: Any, depth: int = 0) -> bool:
+    """Strings, finite or infinite numbers, booleans, and lists or string-keyed tables of them (at most 4 deep):
+    the evidence a declared verdict may carry, as TOML reads it."""
+    if isinstance(value, (str, bool, int)):
+        return True
+    if isinstance(value, float):
+        return value == value  # NaN would not read back equal
+    if depth >= 4:
+        return False
+    if isinstance(value, list):
+        return all(is_plain(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and is_plain(v, depth + 1) for k, v in value.items())
+    return False
+
+
 def _undecided(table: Any, where: str) -> Callable[[Context], Outcome]:
     """A claim that cannot be decided (e.g. its statement is lost in the source): ``inconclusive = { method,
     reason, ... }`` is reported as is. Only ``inconclusive`` can be declared: every other status needs a decider."""
-    plain = (str, int, float, bool)
     if not (isinstance(table, dict) and isinstance(table.get("reason"), str) and table["reason"]
-            and isinstance(table.get("method", ""), str)
-            and all(isinstance(v, plain) or (isinstance(v, list) and all(isinstance(x, plain) for x in v))
-                    for v in table.values())):
+            and isinstance(table.get("method", ""), str) and is_plain(table)):
         raise PaperError(f"{where}: inconclusive must be a table of plain values with a non-empty reason")
     method = table.get("method", "none")
     evidence = {k: v for k, v in table.items() if k != "method"}

@@ -81,11 +81,31 @@ def ratio(lhs: float, rhs: float) -> float:
 
 
 # --------------------------------------------------------------------------- learners
+# Learners whose run depends on the inputs only through inner products (initial state lam I or 0, updates by
+# x x^T, predictions theta^T x): rotating R^d changes nothing, so a sequence of n < d inputs is run EXACTLY in
+# the n-dimensional span of its inputs (Theorem 7's directions u_t act only through u_t^T x_t).  Their bounds
+# read d only as a number (d (1 + BR) log(...)), never through the learner's dimension.
+ROTATION_EQUIVARIANT = frozenset({"aioli", "aioli-b2", "aioli-eps", "aioli-alg2", "si2", "none"})
+# Coordinate-wise learners (002 Algorithm 1): coordinates where every x_{t,i} = 0 keep their initial state and
+# add nothing to the prediction, but d enters the step size 1/(alpha t d); run at the full d.
+COORDINATEWISE = frozenset({"si1"})
+
+
+def run_dimension(target: Target, p: dict) -> int:
+    """Where a sequence of the target's learner at parameters ``p`` is generated and run: the span of n inputs
+    (n < d) for a rotation-equivariant learner, else R^d itself."""
+    d, n = int(p["d"]), int(p["n"])
+    return n if (target.learner in ROTATION_EQUIVARIANT and d > n) else d
+
+
 def make_learner(target: Target, seq: Sequence, K=FLOAT, trace: bool = False):
     """The learner a bound is about: in float64 the SHIPPED learner of algorithms/ (:mod:`shipped`); at >= 50
     digits its twin of :mod:`highprec_learners` (replay only; tests/hunting/test_learner_twins.py checks
-    that the two agree to 1e-12)."""
+    that the two agree to 1e-12).  A rotation-equivariant learner runs in the dimension of the sequence's data
+    (:func:`run_dimension`)."""
     p = seq.params
+    if target.learner in ROTATION_EQUIVARIANT and "d" in p:
+        p = {**p, "d": int(seq.X.shape[1])}
     name = target.learner
     if name == "none":
         return None
@@ -343,6 +363,8 @@ def theorem_3_4_002(seq, run, u, K=FLOAT):
     u = K.arr(u)
     rhs = _kappa(alpha, K) * (1 + K.log(T))
     for i in range(X.shape[1]):
+        if u[i] == 0:  # the term is 0 (a coordinate the comparator does not use, e.g. one never observed)
+            continue
         s = K.sqrt(sum(x[i] * x[i] for x in X))
         rhs += abs(u[i]) * s * K.sqrt(alpha * K.log(1 + alpha * d * d * T * T * u[i] * u[i] * s * s))
     return alg + h @ u, rhs
@@ -359,16 +381,26 @@ def lemma_3_3_002(seq, run, u, K=FLOAT):
         return K.exp(h * h / (2 * alpha * s2)) / (t * d) if s2 > 0 else K.num(0)
 
     pairs = []
+    cols = _observed_columns(seq.X)
     for t0, (st, g) in enumerate(zip(run.extra["states"], run.extra["G"])):
         t = K.num(t0 + 1)
         x = X[t0]
-        for i in range(X.shape[1]):
+        for i in cols:
             h_prev, s2_prev = st["h_prev"][i], st["s2_prev"][i]
             h_new, s2_new = h_prev - g * x[i], s2_prev + x[i] * x[i]
             lhs = g * st["w"][i] * x[i] + psi(t, h_new, s2_new)
             rhs = (psi(t - 1, h_prev, s2_prev) if t0 > 0 else K.num(0)) + kap / (t * d)
             pairs.append((lhs, rhs))
     return _worst_round(pairs)
+
+
+def _observed_columns(X) -> list[int]:
+    """The coordinates with some x_{t,i} != 0, and the first of the others: a coordinate never observed gives
+    the same per-trial pair (0, kappa/(t d)) as every other such coordinate."""
+    cols = list(range(len(X[0]))) if len(X) else []
+    seen = {i for i in cols if any(row[i] != 0 for row in X)}
+    first_unseen = next((i for i in cols if i not in seen), None)
+    return sorted(seen | ({first_unseen} if first_unseen is not None else set()))
 
 
 def _psi2(h, S_pinv, Gamma, alpha, K):

@@ -7,7 +7,7 @@ Status rules (issues 6, 14, 15):
   the margin is below the precision) is ``inconclusive``: an unconfirmed violation is never
   ``verified``;
 - a float64 violation above rounding level at a probe point (``optimisers.probe``: n = 10^3, 10^4,
-  d = 16, 64; too long to replay) is ``inconclusive`` too;
+  d = 16 ... 10^4; too long to replay) is ``inconclusive`` too;
 - otherwise (no float64 violation, or every candidate shown to satisfy lhs <= rhs at 50/80 digits)
   ``verified``, with the best regret/bound ratio reached, the parameter region explored, the worst
   ratio per region, a heat map over the two most influential parameters, and the ratio of the best
@@ -91,8 +91,9 @@ def decide(claim: str, res, seed: int, ev: dict) -> tuple[str, dict | None]:
     if getattr(res, "probe_violations", None):
         ev["probe_violations"] = res.probe_violations[:4]
         ev["reason"] = ("a probe beyond the densely searched range (see probe_violations) found a float64 violation "
-                        "above rounding level; probe sequences are too long for the 50/80-digit replay, so it is "
-                        "neither confirmed nor dismissed")
+                        "above rounding level; probes are not replayed at 50/80 digits (10^3 and 10^4 rounds are "
+                        "too long for the high-precision twins, and a probe of d beyond n runs in the span of its "
+                        "inputs, which the replay does not model), so it is neither confirmed nor dismissed")
         return "inconclusive", None
     return "verified", None
 
@@ -104,6 +105,9 @@ def _probe_summary(probes: list[dict]) -> dict:
         key = f"{row['param']} = {row['value']}"
         entry = out.setdefault(key, {"sequences": 0, "worst_ratio": None, "worst_at": None})
         entry["sequences"] += 1
+        if "run_dimension" in row:  # d beyond n: run exactly in the span of the inputs (optimisers._generate_in_span)
+            entry["run_in_span_of_dimension_at_most"] = max(entry.get("run_in_span_of_dimension_at_most", 0),
+                                                            row["run_dimension"])
         if "not_replayed" in row:
             entry["rounding_level_violations_not_replayed"] = entry.get("rounding_level_violations_not_replayed", 0) + 1
         if row["ratio"] is not None and (entry["worst_ratio"] is None or row["ratio"] > entry["worst_ratio"]):

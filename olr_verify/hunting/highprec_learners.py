@@ -328,5 +328,7 @@ class Ftrl003:
 
 
 def aioli_gd_steps(n: int, B: float, R: float, lam: float) -> int:
-    """Theorem 4's T = ceil((4 + R^2/lam) log(3 n^2 R^2 / lam (n R^2 / (8 lam) + B)))."""
-    return int(math.ceil((4 + R * R / lam) * math.log(3 * n * n * R * R / lam * (n * R * R / (8 * lam) + B))))
+    """Theorem 4's T = ceil((4 + R^2/lam) log(3 n^2 R^2 / lam (n R^2 / (8 lam) + B))), at least 1: the theorem
+    asks for T at least that value, which is negative when the log's argument is below 1 (small n R^2 / lam),
+    and 0 gradient steps would not be Algorithm 2."""
+    return max(1, int(math.ceil((4 + R * R / lam) * math.log(3 * n * n * R * R / lam * (n * R * R / (8 * lam) + B)))))

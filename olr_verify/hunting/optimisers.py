@@ -292,6 +292,31 @@ def _generate(make: Callable, t: Target, p: dict, rng: np.random.Generator) -> S
         return None
 
 
+def _generate_in_span(make: Callable, t: Target, p: dict, rng: np.random.Generator) -> Sequence | None:
+    """A probe's sequence in R^d.  Where :func:`~olr_verify.hunting.bounds.run_dimension` is n < d (a
+    rotation-equivariant learner) it is drawn in the n-dimensional span of its inputs and run there, with the
+    bound still read at d: every sequence of n inputs in R^d is such a sequence after a rotation, so nothing
+    is lost.  A coordinate-wise learner (002 Algorithm 1) gets inputs supported on n coordinates, padded with
+    zeros to R^d (a restriction of the adversary, stated in the space's ``capped`` note)."""
+    from olr_verify.hunting.bounds import COORDINATEWISE, run_dimension
+
+    if "d" not in p or "n" not in p or int(p["d"]) <= int(p["n"]):
+        return _generate(make, t, p, rng)
+    d, n = int(p["d"]), int(p["n"])
+    # n inputs span at most n dimensions; at least 2 so that 002's Theorem 4.2 construction exists for n = 1
+    k = min(d, max(n, 2)) if (t.learner in COORDINATEWISE or run_dimension(t, p) < d) else d
+    if k == d:
+        return _generate(make, t, p, rng)
+    seq = _generate(make, t, {**p, "d": k}, rng)
+    if seq is None:
+        return None
+    X, U = np.asarray(seq.X, float), seq.U
+    if t.learner in COORDINATEWISE:
+        X = np.hstack([X, np.zeros((len(X), d - k))])
+        U = None if U is None else np.hstack([np.asarray(U, float), np.zeros((len(X), d - k))])
+    return Sequence(seq.family, {**seq.params, "d": d}, X, seq.Y, U)
+
+
 # Rounding level of a probe: sums over n = 10^4 rounds and pseudo-inverses at d = 64 lose far more than the dense
 # search's 1e-12 (e.g. lhs - rhs = 5e-10 at d = 16 on 002 Lemma 4.3, where lhs = rhs = 1 exactly).
 PROBE_NOISE = 1e-8
@@ -440,10 +465,10 @@ def probe(res: HuntResult, seed: int) -> HuntResult:
     bases = [{}] + ([dict(res.best.seq.params)] if res.best.seq is not None else [])
     for par in space.free(res.pinned):
         for value in par.probes:
-            for base in bases:
+            for base in (bases[:1] if value in par.costly_probes else bases):
                 p = space.admissible(with_defaults(t, {**base, par.name: value, **res.pinned}))
                 for how, make in ADVERSARIES:
-                    seq = _generate(make, t, p, rng)
+                    seq = _generate_in_span(make, t, p, rng)
                     if seq is None:
                         continue
                     seq = inside_ball(seq)
@@ -451,6 +476,8 @@ def probe(res: HuntResult, seed: int) -> HuntResult:
                     row = {"param": par.name, "value": value, "adversary": how,
                            "at": "worst point" if base else "default point",
                            "ratio": round(r, 6) if math.isfinite(r) else None}
+                    if seq.X.shape[1] != int(p.get("d", seq.X.shape[1])):
+                        row["run_dimension"] = int(seq.X.shape[1])
                     if r > 1:
                         if lhs - rhs > PROBE_NOISE * max(1.0, abs(lhs), abs(rhs)):
                             res.probe_violations.append({**row, "lhs": lhs, "rhs": rhs, "params": dict(seq.params)})

@@ -20,7 +20,8 @@ import json
 import sympy as sp
 from flint import ctx, fmpq
 
-from olr_verify.kernel.inequality import Inequality, Rejected, _box_str, check_inequality, env_of, read_expr
+from olr_verify.kernel.inequality import (MAX_TERMS, Inequality, Rejected, _box_str, _terms, check_inequality,
+                                         env_of, read_expr)
 from olr_verify.kernel.intervals import Undefined, compile_expr
 
 FORMAT = "olr-verify-certificate/1"
@@ -87,9 +88,6 @@ IDENTITY_STEPS = (("expand", sp.expand), ("cancel", lambda e: sp.cancel(sp.toget
 
 
 #: Largest number of monomials an identity may expand to (a hostile (a+...+h)**64 would have 10^9).
-MAX_TERMS = 20_000
-
-
 def _identity(cert: dict) -> None:
     names = [str(d[0]) for d in cert["domain"]]
     lhs, rhs = read_expr(cert["lhs"], names), read_expr(cert["rhs"], names)
@@ -106,24 +104,6 @@ def _identity(cert: dict) -> None:
         except Exception:  # noqa: BLE001 - a transformation that fails is not a proof
             continue
     raise Rejected("no exact transformation reduces lhs - rhs to 0")
-
-
-def _terms(e: sp.Expr) -> int:
-    """An upper bound on the number of terms of ``expand(e)`` (sums add, products multiply, a sum of m
-    terms to an integer power k has at most C(m + k - 1, k) monomials)."""
-    from math import comb
-
-    if e.is_Add:
-        return sum(_terms(a) for a in e.args)
-    if e.is_Mul:
-        out = 1
-        for a in e.args:
-            out = min(out * _terms(a), 10 * MAX_TERMS)
-        return out
-    if e.is_Pow and e.args[1].is_Integer and e.args[1] > 1:
-        m = _terms(e.args[0])
-        return comb(m + int(e.args[1]) - 1, int(e.args[1])) if m > 1 else 1
-    return 1
 
 
 #: Boxes tried when showing that both sides of an identity are defined on its domain.

@@ -14,6 +14,7 @@ MAX_NODES = 2_000_000
 TOUCHING_ORDERS = (2, 3, 4, 5, 6, 7, 8)  # orders of a one-coordinate touching point (odd: at an end)
 MAX_PIECES = 64  # pieces of one multiplier closer
 MAX_ORDER = 2  # derivatives used to establish a monotone closer's slope
+MAX_TERMS = 20_000  # an exact identity check expands at most this many terms
 
 
 class Rejected(Exception):
@@ -249,12 +250,24 @@ class Inequality:
         for w in flips:
             compile_expr(w)(env)  # raises Undefined where w has no real value: then no closure
         slack = softplus_flipped(self.slack, flips)
+        if _terms(slack * sp.exp(h)) + sum(_terms(p) for p in exprs) > MAX_TERMS:
+            raise Rejected(f"multiplier: s * exp(h) - (pieces) would expand to more than {MAX_TERMS} terms")
         if not identically_zero(slack * sp.exp(h) - sp.Add(*exprs)):
             raise Rejected("multiplier: s * exp(h) is not the sum of the pieces (no exact transformation shows it)")
         for item, p in zip(pieces, exprs):
             c = _q(item["bound"])
             self.piece(p - sp.Rational(int(c.p), int(c.q)), item.get("strict") is True).node(item.get("tree"), box)
         return True
+
+    def close_positive(self, node, box) -> bool:
+        """s > 0 at every point of the box by its form (:func:`positive`), after the softplus ``flips`` (as in
+        ``multiplier``): tails where s tends to 0 (``log(1 + e^-x) > 0``), where enclosures only give s >= 0."""
+        env = env_of(box)
+        self.f(env)  # raises Undefined where s has no real value: then no closure
+        flips = [read_expr(w, self.names) for w in node.get("flips", [])]
+        for w in flips:
+            compile_expr(w)(env)
+        return positive(softplus_flipped(self.slack, flips) if flips else self.slack, env)
 
     def close_abs_cases(self, node, box) -> bool:
         """``s = rest + c Abs(u)`` (one term of s, c a negative rational, ``rest`` free of ``Abs(u)``) is
@@ -345,6 +358,36 @@ def resolve_branches(expr: sp.Expr, env: dict) -> sp.Expr:
     return expr if tuple(args) == expr.args else expr.func(*args, evaluate=False)
 
 
+ODD_INCREASING = (sp.tanh, sp.sinh, sp.atan, sp.asinh, sp.erf)  # f(0) = 0 and increasing: f(t) > 0 iff t > 0
+
+
+def positive(e: sp.Expr, env: dict, depth: int = 0) -> bool:
+    """``e > 0`` at every point of the box ``env``: its enclosure is > 0, or ``e`` is exp of a real number,
+    or a sum of terms >= 0 one of which is > 0, a product or rational power of positive factors, ``log(u)``
+    with ``u - 1 > 0``, ``log1p(t)`` or an odd increasing function of ``t > 0``. Raises Undefined where
+    ``e`` has no real value on the box."""
+    from sympy.codegen.cfunctions import log1p
+
+    x = compile_expr(e)(env)
+    if x.gt0():
+        return True
+    if depth > 12:
+        return False
+    if e.func is sp.exp:
+        return True
+    if e.is_Add:
+        return all(compile_expr(t)(env).ge0() for t in e.args) and any(positive(t, env, depth + 1) for t in e.args)
+    if e.is_Mul:
+        return all(positive(f, env, depth + 1) for f in e.args)
+    if e.is_Pow and e.args[1].is_Rational:
+        return positive(e.args[0], env, depth + 1)
+    if e.func is sp.log:
+        return positive(e.args[0] - 1, env, depth + 1)
+    if e.func is log1p or e.func in ODD_INCREASING:
+        return positive(e.args[0], env, depth + 1)
+    return False
+
+
 def softplus_flipped(slack: sp.Expr, flips) -> sp.Expr:
     """``slack`` with each ``log(S)`` (``log1p(S)``, with ``1 + S`` for ``S``) whose expanded argument has a
     term with the factor ``exp(w)``, for the first listed ``w`` that matches, replaced by
@@ -356,16 +399,38 @@ def softplus_flipped(slack: sp.Expr, flips) -> sp.Expr:
 
     if len(flips) > MAX_PIECES:
         raise Rejected(f"at most {MAX_PIECES} flips")
+    if not flips:
+        return slack
     rules = {}
     for node in sp.preorder_traversal(slack):
         if node.func is sp.log or node.func is log1p:
             arg = node.args[0] if node.func is sp.log else 1 + node.args[0]
+            if _terms(arg) > MAX_TERMS:
+                raise Rejected(f"a log argument would expand to more than {MAX_TERMS} terms")
             terms = sp.Add.make_args(sp.expand(arg))
             w = next((w for w in flips if any(sp.exp(w) in sp.Mul.make_args(t) for t in terms)), None)
             if w is not None:
                 c, rest = sp.expand(arg * sp.exp(-w)).as_content_primitive()
                 rules[node] = w + (sp.log(c) + sp.log(rest) if c.is_Rational and c > 0 else sp.log(c * rest))
     return slack.xreplace(rules)
+
+
+def _terms(e: sp.Expr) -> int:
+    """An upper bound on the number of terms of ``expand(e)`` (sums add, products multiply, a sum of m
+    terms to an integer power k has at most C(m + k - 1, k) monomials)."""
+    from math import comb
+
+    if e.is_Add:
+        return sum(_terms(a) for a in e.args)
+    if e.is_Mul:
+        out = 1
+        for a in e.args:
+            out = min(out * _terms(a), 10 * MAX_TERMS)
+        return out
+    if e.is_Pow and e.args[1].is_Integer and e.args[1] > 1:
+        m = _terms(e.args[0])
+        return comb(m + int(e.args[1]) - 1, int(e.args[1])) if m > 1 else 1
+    return 1
 
 
 def identically_zero(expr: sp.Expr) -> bool:

@@ -175,7 +175,7 @@ MONOTONE = {
     sp.atan: (None, lambda a: a.atan(), -HALF_PI, HALF_PI),
     sp.asinh: (None, lambda a: a.asinh(), NINF, INF),
     sp.erf: (None, lambda a: a.erf(), arb(-1), arb(1)),
-    log1p: (lambda e: _sign_diff(e, arb(-1)) > 0, lambda a: (a + 1).log(), NINF, INF),
+    log1p: (lambda e: _sign_diff(e, arb(-1)) > 0, lambda a: a.log1p(), NINF, INF),
 }
 
 
@@ -202,6 +202,13 @@ def compile_expr(expr: sp.Expr):
         log_b = compile_expr(sp.log(b))
         return lambda env: _apply(sp.exp, mul(args[1](env), log_b(env)))
     f = expr.func
+    if f is sp.log and expr.args[0].is_Add and sp.S.One in expr.args[0].args:
+        # log(1 + t) == log1p(t) with t the sum of the OTHER terms (one 1 taken out: an unevaluated
+        # Add(1, 1) is 1 + 1); arb's log1p keeps t's digits where 1 + t would round them away
+        rest = list(expr.args[0].args)
+        rest.remove(sp.S.One)
+        t = compile_expr(sp.Add(*rest))
+        return lambda env: _apply(log1p, t(env))
     if f in MONOTONE:
         return lambda env: _apply(f, args[0](env))
     if f is sp.cosh:

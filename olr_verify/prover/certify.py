@@ -190,7 +190,21 @@ class _Search:
             if self._closes(closer, {"close": closer}, box, face):
                 return {"close": closer}
         return (self._monotone(box, face, depth) or self._zero(box) or self._touching(box, face)
-                or self._multiplier(box, depth))
+                or self._positive(box) or self._multiplier(box, depth))
+
+    def _positive(self, box):
+        """A ``positive`` leaf on a tail box (the slack's form shows s > 0 where it tends to 0), after the
+        softplus flips that make ``log(1 + e^x) - x`` read ``log(1 + e^-x)``."""
+        tail = tailcert.tail_variable(box)
+        if tail is None:
+            return None
+        v = sp.Symbol(tail[0])
+        flips = tailcert._log_exp_arguments(self.ineq.slack, {v: tail[1] * sp.Integer(10) ** 4}, v)
+        for fl in dict.fromkeys([tuple(flips), ()]):
+            leaf = {"close": "positive", **({"flips": [str(w) for w in fl]} if fl else {})}
+            if self._closes("positive", leaf, box, False):
+                return leaf
+        return None
 
     def _closes(self, closer, node, box, face) -> bool:
         if closer in ("mean_value", "touching") and not self.ineq.smooth:
@@ -233,15 +247,16 @@ class _Search:
         except Exception:  # noqa: BLE001 - sympy failing on a rewrite is only a missed leaf
             return None
         for h, flips, forms in options:
+            strict_one = self.ineq.strict and len(forms) == 1  # one fraction shown > 0 by its form
             pieces, total = [], fmpq(0)
             for form in forms:
-                piece = self._piece(form, box, tail, depth)
+                piece = self._piece(form, box, tail, depth, strict_one)
                 if piece is None:
                     break
                 pieces.append(piece)
                 total += _q(piece["bound"])
             else:
-                if total > 0 if self.ineq.strict else total >= 0:
+                if total > 0 if self.ineq.strict and not strict_one else total >= 0:
                     leaf = {"close": "multiplier", "log_multiplier": str(h), "pieces": pieces}
                     if flips:
                         leaf["flips"] = [str(w) for w in flips]
@@ -249,21 +264,25 @@ class _Search:
                         return leaf
         return None
 
-    def _piece(self, form, box, tail, depth):
-        """``{"expr", "bound", "tree"}`` with ``form >= bound`` on the box, or None."""
+    def _piece(self, form, box, tail, depth, strict=False):
+        """``{"expr", "bound", "tree"}`` with ``form >= bound`` on the box (``form > 0``, marked ``strict``, when
+        ``strict``), or None. The bounds tried, largest first: the piece's value at the tail's finite end (a
+        lower bound when the piece grows along the tail, where the box's enclosure is often only 0:
+        ``e^x/(x + 1)`` on ``[8, oo)``) and its enclosure's lower end on the whole box."""
         text = str(form)
         expr = read_expr(text, self.ineq.names)
         name, side = tail
         end = box[name][0] if side > 0 else box[name][1]
-        for where in (box, {**box, name: (end, end)}):
+        bounds = {fmpq(0)} if strict else set()
+        for where in (() if strict else (box, {**box, name: (end, end)})):
             try:
                 lo = compile_expr(expr)(_env(where)).lo
             except (Undefined, ZeroDivisionError):
                 return None
-            if isinstance(lo, float):
-                continue
-            bound = tailcert.round_down(to_fmpq(lo))
-            sub = _Search(self.ineq.piece(expr - sp.Rational(int(bound.p), int(bound.q))),
+            if not isinstance(lo, float):
+                bounds.add(tailcert.round_down(to_fmpq(lo)))
+        for bound in sorted(bounds, reverse=True):
+            sub = _Search(self.ineq.piece(expr - sp.Rational(int(bound.p), int(bound.q)), strict),
                           min(PIECE_BOXES, self.piece_budget), self.deadline, self.ops_limit)
             sub.piece_budget = 0
             try:
@@ -273,7 +292,8 @@ class _Search:
             self.piece_budget -= sub.boxes
             self.boxes += sub.boxes
             if tree is not None:
-                return {"expr": text, "bound": str(Fraction(int(bound.p), int(bound.q))), "tree": tree}
+                return {"expr": text, "bound": str(Fraction(int(bound.p), int(bound.q))), "tree": tree,
+                        **({"strict": True} if strict else {})}
         return None
 
     def _zero(self, box):

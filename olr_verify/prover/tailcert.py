@@ -47,7 +47,8 @@ def candidates(slack: sp.Expr, name: str, side: int) -> tuple[tuple[sp.Expr, tup
         flipped = softplus_flipped(slack, list(fl))
         for h in _multipliers(flipped, v, side, far):
             terms = sp.Add.make_args(sp.expand(flipped * sp.exp(h)))
-            for group in dict.fromkeys([terms, _grouped(terms, v)]):
+            whole = (sp.together(sp.Add(*terms)),)  # one fraction: 1 - 1/(1 + e^-x) = e^-x/(1 + e^-x) > 0
+            for group in dict.fromkeys([terms, _grouped(terms, v), whole]):
                 forms = tuple(tail_form(t, v, side, far) for t in group)
                 if identically_zero(flipped * sp.exp(h) - sp.Add(*forms)):
                     out.append((h, fl, forms))
@@ -154,7 +155,7 @@ def tail_form(term: sp.Expr, v: sp.Symbol, side: int, far: dict) -> sp.Expr:
     term = sigmoid_form(term, far, v)
     e, k = _exponent(term, v)
     if not e.has(v):
-        return term
+        return _proper_fraction(term, v)
     rest = sp.Mul(*[f for f in sp.Mul.make_args(term)
                     if not (f.func is sp.exp or (f.is_Pow and f.base is sp.E) or f == v
                             or (f.is_Pow and f.base == v and f.exp.is_Rational))])
@@ -167,7 +168,28 @@ def tail_form(term: sp.Expr, v: sp.Symbol, side: int, far: dict) -> sp.Expr:
     if side < 0 and not k.is_integer:
         return term
     sign = (-1) ** int(k) if side < 0 else 1
-    return sign * rest * sp.exp(e + k * sp.log(side * v), evaluate=False)
+    return _times_exp(sign * rest, e + k * sp.log(side * v))
+
+
+def _proper_fraction(term: sp.Expr, v: sp.Symbol) -> sp.Expr:
+    """A rational function of ``v`` as polynomial part + proper fractions (``2x/(2+x) = 2 - 4/(2+x)``): each part
+    encloses tightly on a tail, where ``[2a, oo]/[a + 2, oo]`` is only ``[0, oo]``."""
+    if not (sp.denom(sp.together(term)).has(v) and term.is_rational_function(v)):
+        return term
+    try:
+        return sp.apart(term, v)
+    except (sp.PolynomialError, NotImplementedError, ValueError):
+        return term
+
+
+def _times_exp(coef: sp.Expr, exponent: sp.Expr) -> sp.Expr:
+    """``coef * exp(exponent)`` kept in that form: a numeric ``coef`` goes into the exponent as ``log|coef|``
+    (sympy would fold ``2 * exp(log(x) - x)`` back into ``2 x exp(-x)``, whose derivative encloses as 0 * oo)."""
+    if coef.is_number and coef.is_real and coef != 0:
+        inner = sp.exp(exponent + sp.log(abs(coef)), evaluate=False) if abs(coef) != 1 else \
+            sp.exp(exponent, evaluate=False)
+        return inner if coef > 0 else sp.Mul(-1, inner, evaluate=False)
+    return coef * sp.exp(exponent, evaluate=False)
 
 
 def round_down(x) -> fmpq:

@@ -184,3 +184,66 @@ def test_the_kernel_imports_nothing_from_the_search_the_checks_or_the_hunting_co
         imports = [ln for ln in path.read_text().splitlines() if ln.lstrip().startswith(("from ", "import "))]
         for banned in ("olr_verify.prover", "olr_verify.checks", "olr_verify.hunting"):
             assert not any(banned in ln for ln in imports), (path.name, banned)
+
+
+def _one_leaf(relation, lo, hi, leaf):
+    return _resealed({"format": FORMAT, "kind": "inequality", "relation": relation, "domain": [["x", lo, hi]],
+                      "tree": leaf})
+
+
+@pytest.mark.parametrize("relation,lo,hi", [
+    ("log(1 + exp(-x)) > 0", "8", "oo"), ("exp(-x) > 0", "-oo", "oo"), ("x*exp(-x) > 0", "1/10**6", "oo"),
+    ("tanh(exp(-x)) + 1/(1 + x**2)**(1/3) > 0", "0", "oo"), ("log(2 + exp(-x)) > 0", "0", "oo")])
+def test_the_positive_closer_accepts_forms_that_are_positive_everywhere_on_the_box(relation, lo, hi):
+    assert check(_one_leaf(relation, lo, hi, {"close": "positive"})).accepted
+
+
+@pytest.mark.parametrize("relation,lo,hi", [
+    ("exp(x) - 1 > 0", "-1", "1"),                     # a negative term
+    ("x*exp(-x) > 0", "0", "oo"),                       # 0 at the box's end x = 0
+    ("log(x) > 0", "1", "2"),                           # log(1) = 0
+    ("tanh(x - 1) > 0", "1", "oo"),                     # 0 at x = 1
+    ("(x - 1)**2 > 0", "0", "2"),                       # 0 at x = 1 (an even power is not shown positive)
+    ("log(1 + exp(-x)) - 10**-300 > 0", "800", "oo"),   # false far out: tends to 0 below the constant
+    ("sqrt(x) > 0", "0", "1"),                          # 0 at x = 0
+    ("log(1 + x) > 0", "-1/2", "1"),                    # negative below 0
+    ("Abs(x) > 0", "-1", "1"),                          # not a form the closer knows
+    ("log(x) > 0", "-1", "2")])                         # undefined on part of the box
+def test_the_positive_closer_rejects_every_form_that_is_not_positive_on_the_whole_box(relation, lo, hi):
+    verdict = check(_one_leaf(relation, lo, hi, {"close": "positive"}))
+    assert not verdict.accepted and verdict.reason
+
+
+def test_positive_flips_are_the_softplus_identity_only():
+    good = _one_leaf("log(1 + exp(x)) > x", "8", "oo", {"close": "positive", "flips": ["x"]})
+    assert check(good).accepted
+    bad = _one_leaf("log(1 + exp(x)) > x + 10**-30", "8", "oo", {"close": "positive", "flips": ["x"]})
+    assert not check(bad).accepted
+
+
+def _two_vars(relation, x, y, leaf):
+    return _resealed({"format": FORMAT, "kind": "inequality", "relation": relation,
+                      "domain": [["x", *x], ["y", *y]], "tree": leaf})
+
+
+@pytest.mark.parametrize("cert", [  # found by a hostile review: a branch chosen by the box left Add(1, 1) unevaluated
+    _one_leaf("log(1 + Max(1, x)) < 1/2", "0", "1/2", {"close": "positive"}),
+    _one_leaf("log(1 + Max(1, x)) <= 1/2", "0", "1/2", {"close": "interval"}),
+    _one_leaf("log(1 + Min(1, x)) <= 1/2", "2", "3", {"close": "interval"}),
+    _two_vars("log(Max(1, x) + Min(1, y)) < 1/100", ("0", "1"), ("1", "2"), {"close": "positive"})])
+def test_log_of_one_plus_a_resolved_branch_is_enclosed_as_its_value(cert):
+    assert not check(cert).accepted
+
+
+@pytest.mark.parametrize("leaf", [{"close": "positive"}, {"close": "positive", "flips": ["x"]},
+                                  {"close": "multiplier", "log_multiplier": "0",
+                                   "pieces": [{"expr": "log(((x+1)**64 + 1)**64)", "bound": "0",
+                                               "tree": {"close": "interval"}}]}])
+def test_huge_log_arguments_are_never_expanded(leaf):
+    import time
+
+    start = time.perf_counter()
+    verdict = check(_one_leaf("log(((x+1)**64 + 1)**64) > 0", "1", "2", leaf))
+    assert time.perf_counter() - start < 20
+    if leaf.get("flips") or leaf["close"] == "multiplier":
+        assert not verdict.accepted

@@ -37,9 +37,13 @@ def _reg_comparators(run, B):
     return out
 
 
-def regret_check(ctx: Context, bound_fn, label, settings=None, runs=None) -> Outcome:
-    """max over runs and comparators of R_n(θ) − bound(θ); uses the standard runs under the hypotheses."""
+def regret_check(ctx: Context, bound_fn, label, settings=None, runs=None, claim: str = "") -> Outcome:
+    """max over runs and comparators of R_n(θ) − bound(θ); uses the standard runs under the hypotheses.
+
+    With ``claim``, the runs also cover the theorem's parameter space (:func:`parameter_runs`): the evidence gives
+    the explored ranges, the worst ratio per region and a heat map over the two most influential parameters."""
     rows, worst = [], -math.inf
+    region = _region() if claim else None
     for meta, run in (runs or standard_runs(ctx.seed, ctx.quick)):
         if not meta["theorem_hypotheses"]:
             continue
@@ -49,31 +53,96 @@ def regret_check(ctx: Context, bound_fn, label, settings=None, runs=None) -> Out
             reg = Lhat - fW
             bnd = bound_fn(run, W, B)
             worst = max(worst, reg - bnd if math.isfinite(reg - bnd) else math.inf)  # NaN never passes
-            rows.append({"seq": meta["seq"], "K": meta["K"], "d'": meta["d'"], "B": B, "regret": round(reg, 6),
-                         "bound": round(bnd, 6), "ratio": round(reg / bnd, 6)})
+            rows.append({"seq": meta["seq"], "K": meta["K"], "d'": meta["d'"], "B": B, "R": meta.get("R", 1.0),
+                         "n": len(run["loss"]), "regret": round(reg, 6), "bound": round(bnd, 6),
+                         "ratio": round(reg / bnd, 6)})
+            if region is not None:
+                region.add({"B": B, "R": meta.get("R", 1.0), "n": len(run["loss"])}, reg / bnd)
     if not rows:
         return Outcome("inconclusive", "exact GAF runs vs certified comparators (float regret)",
                        {"bound": label, "reason": "no run met the theorem's hypotheses"})
-    ev = {"bound": label, "max_regret_minus_bound": worst, "cases": rows[:12], "n_cases": len(rows),
-          "max_ratio": max(r["ratio"] for r in rows)}
+    ev = {"bound": label, "max_regret_minus_bound": worst, "cases": sorted(rows, key=lambda r: -r["ratio"])[:12],
+          "n_cases": len(rows), "max_ratio": max(r["ratio"] for r in rows)}
     ev["detection"] = detection_power(ev["max_ratio"], 1.0, "largest regret/bound ratio over runs and comparators")
     if settings:
         ev.update(settings)
+    if region is not None:
+        ev.update(_region_evidence(ctx, claim, region))
     if worst <= 0:
         return Outcome("verified", "exact GAF runs vs certified comparators (float regret)", ev)
     return Outcome("inconclusive", "float violation, not confirmed", ev)
 
 
+# ----------------------------------------------------------------------------- Theorem 1's parameter space
+# Theorem 1 holds for every B > 0, R > 0 (||x_t|| <= R), n >= 1, d' >= 1 and K >= 2. The standard and greedy runs
+# sit at B in {1, 3, 4}, R = 1, n <= 20; these runs take B (6 decades), R (4) and n (3) further, at d' = 1 and
+# K = 2, 3 (SWEEP_NOTE says why d', K and n stop where they do).
+SWEEP_B = tuple(10.0 ** k for k in range(-3, 4))
+SWEEP_R = tuple(10.0 ** k for k in range(-2, 3))
+SWEEP_N = (1, 2, 100, 1000)
+SWEEP_NOTE = {"d', K": "d' = 1 and K = 2, 3 in the sweep (d' = 2, K = 2 and d' = 1, K = 3 in the standard runs): the "
+                       "exact GAF integrates over R^{d'K} by quadrature, nodes^(d'K) points per round",
+              "n": "n up to 1000 (3 decades), at B = R = 1: the exact GAF run keeps every per-round quantity of "
+                   "App. B and its work grows as n^2 (27 s at n = 1000, 137 s at n = 3000 on the 2-core CI machine)"}
+
+
+def _runs_at(rng, K: int, B: float, R: float, n: int, kinds: tuple = ()) -> list:
+    c = logistic_constants(1, K, B, R)
+    out = []
+    for name, (X, Y) in sequences(rng, n, 1, K, B, R).items():
+        if kinds and name not in kinds:
+            continue
+        run = gaf_run(X, Y, K, c["lam"], c["beta"], zeta=c["zeta"])
+        run["gamma"] = c["gamma"]
+        out.append(({"seq": name, "d'": 1, "K": K, "B": B, "R": R, "theorem_hypotheses": True}, run))
+    return out
+
+
+@lru_cache(maxsize=2)
+def parameter_runs(seed: int, quick: bool) -> list:
+    """Exact GAF runs over Theorem 1's parameter space: every (B, R) of the log grids (B in 1e-3 .. 1e3, R in
+    1e-2 .. 1e2) for K = 2 and 3 at n = 8, then n = 1, 2, 100 and (two of the sequences) 1000 at B = R = 1 (quick:
+    the grids' ends, n = 4)."""
+    rng = np.random.default_rng(seed + 13)
+    if quick:
+        return [r for B in SWEEP_B[::6] for R in SWEEP_R[::4] for r in _runs_at(rng, 2, B, R, 4)]
+    out = [r for K in (2, 3) for B in SWEEP_B for R in SWEEP_R for r in _runs_at(rng, K, B, R, 8)]
+    out += [r for n in SWEEP_N[:-1] for r in _runs_at(rng, 2, 1.0, 1.0, n)]
+    return out + _runs_at(rng, 2, 1.0, 1.0, SWEEP_N[-1], kinds=("random", "comparator-argmax"))
+
+
+def _region():
+    from olr_verify.hunting.space import Param, RegionMap, Space
+
+    space = Space((Param("B", SWEEP_B[0], SWEEP_B[-1], printed="B > 0"),
+                   Param("R", SWEEP_R[0], SWEEP_R[-1], printed="R > 0"),
+                   Param("n", 1, SWEEP_N[-1], "int", boundary=(1,), printed="n >= 1")))
+    return RegionMap(space, {})
+
+
+def _region_evidence(ctx: Context, claim: str, region) -> dict:
+    name = "regret_heatmap_" + claim.replace(":", "_").replace("/", "__") + ".png"
+    ev = {"parameters_explored": region.explored(), "worst_ratio_by_region": region.per_parameter(),
+          "parameter_influence": [[n, round(s, 6)] for n, s in region.influence()],
+          "ranges_capped": dict(SWEEP_NOTE)}
+    axes = region.heatmap(ctx.figure_path(name), f"{claim}: worst regret/bound per region")
+    if axes:
+        ev["figures"] = [Context.figure_entry(name, f"Worst regret/bound ratio of the exact GAF runs on {claim} over "
+                                                    f"{axes[0]} and {axes[1]}; '-' marks a region with no run.")]
+    return ev
+
+
 def thm1_first(run, W, B):
-    d = run["K"] * run["d"]
+    d, gamma = run["K"] * run["d"], run.get("gamma", 1.0)
     return (run["lam"] * float((W * W).sum()) + d / run["alpha"] * (0.5 + 2 * SQ3 / run["beta"])
-            * math.log(1 + len(run["loss"]) * run["beta"] * 1.0 / (2 * run["lam"])))
+            * math.log(1 + len(run["loss"]) * run["beta"] * gamma / (2 * run["lam"])))
 
 
 def thm1_second(run, W, B):
-    d = run["K"] * run["d"]
+    d, gamma = run["K"] * run["d"], run.get("gamma", 1.0)
     z, a, b = run["zeta"], run["alpha"], run["beta"]
-    return (max(4, d) * z * B * B / a + d / a * (0.5 + 2 * SQ3 / b) * math.log(1 + len(run["loss"]) * a * b / (d * z)))
+    return (max(4, d) * z * B * B / a
+            + d / a * (0.5 + 2 * SQ3 / b) * math.log(1 + len(run["loss"]) * a * b * gamma / (d * z)))
 
 
 @lru_cache(maxsize=2)
@@ -111,12 +180,21 @@ def _all_runs(ctx):
     return list(standard_runs(ctx.seed, ctx.quick)) + list(adversarial_runs(ctx.seed, ctx.quick))
 
 
+def _space_runs(ctx):
+    """The runs of the regret bounds: standard, greedy adversary, and Theorem 1's parameter space (computed once
+    per run and shared by the three checks that read it)."""
+    from olr_verify.cache import shared
+
+    return _all_runs(ctx) + list(shared(ctx, "gaf-parameter-runs", lambda: parameter_runs(ctx.seed, ctx.quick)))
+
+
 @check("001:theorem-1")
 def theorem_1(ctx: Context) -> Outcome:
     return regret_check(ctx, thm1_first, "lam ||theta||^2 + d/alpha [1/2 + 2 sqrt3/beta] log(1 + n beta gamma/(2 lam))",
-                        {"setting": "logistic, R = 1, alpha = 1, zeta = 4R^2, gamma = R^2, beta = (log K/2 + BR + 1)^-1,"
+                        {"setting": "logistic, alpha = 1, zeta = 4R^2, gamma = R^2 (R = 1 in the standard runs), beta = (log K/2 + BR + 1)^-1,"
                                     " lam = max{4, d'K} zeta/alpha; random, comparator-labelled, one-direction and "
-                                    "greedy-adversary sequences"}, runs=_all_runs(ctx))
+                                    "greedy-adversary sequences; B, R and n swept over >= 4 decades "
+                                    "(parameters_explored)"}, runs=_space_runs(ctx), claim="001:theorem-1")
 
 
 @check("001:theorem-1/part-2")
@@ -125,7 +203,7 @@ def theorem_1_part_2(ctx: Context) -> Outcome:
     import sympy as sp
 
     runs = regret_check(ctx, thm1_second, "max{4,d} zeta B^2/alpha + d/alpha [1/2 + 2sqrt3/beta] log(1 + n alpha beta "
-                        "gamma/(d zeta))", runs=_all_runs(ctx))
+                        "gamma/(d zeta))", runs=_space_runs(ctx), claim="001:theorem-1/part-2")
     # first display at lam = max{4,d} zeta/alpha implies the second: lam ||theta||^2 <= max{4,d} zeta B^2/alpha and
     # n beta gamma/(2 lam) = n alpha beta gamma/(2 max{4,d} zeta) <= n alpha beta gamma/(d zeta) since 2 max{4,d} >= d.
     M, D = sp.symbols("M D", positive=True)
@@ -143,7 +221,7 @@ def equation_19(ctx: Context) -> Outcome:
         ld = float(np.linalg.slogdet(run["A_n"])[1]) - run["A_n"].shape[0] * math.log(run["lam"])
         return run["lam"] * float((W * W).sum()) + (0.5 + 2 * SQ3 / run["beta"]) / run["alpha"] * ld
     return regret_check(ctx, bound, "lam||theta||^2 + (1/alpha)(1/2 + 2sqrt3/beta) log(|A_n|/|lam I|)",
-                        runs=_all_runs(ctx))
+                        runs=_space_runs(ctx), claim="001:equation-19")
 
 
 def _eq14_bound(run, W, B):

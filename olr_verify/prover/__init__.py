@@ -7,7 +7,9 @@
     'proved'
     >>> prove("x + exp(-x) <= exp(9*x**2/16)", {"x": ("-oo", "oo")}).status  # x -> -oo: a multiplier leaf
     'proved'
-    >>> prove("log(1 + exp(x)) > x", {"x": ("-oo", "oo")}).status  # the slack tends to 0: kernel cannot re-check
+    >>> prove("log(1 + exp(x)) > x", {"x": ("-oo", "oo")}).status  # the slack tends to 0: a positive leaf
+    'proved'
+    >>> prove("tanh(x) < 1", {"x": ("-oo", "oo")}).status  # 1 - tanh(x) > 0 needs an identity: kernel cannot re-check
     'verified'
 
 ``prove(relation, domain, *, timeout=20.0, max_boxes=200000, cut=8, prec=80, search=True, seed=0,

@@ -206,20 +206,11 @@ def declarative_check(entry: dict[str, Any], where: str) -> Callable[[Context], 
                      f"(declarative kinds: {', '.join(DECLARATIVE)})")
 
 
-def is_plain(value: Any, depth: int = 0) -> bool:
-    """Strings, finite or infinite numbers, booleans, and lists or string-keyed tables of them (at most 4 deep):
-    the evidence a declared verdict may carry, as TOML reads it."""
-    if isinstance(value, (str, bool, int)):
-        return True
-    if isinstance(value, float):
-        return value == value  # NaN would not read back equal
-    if depth >= 4:
-        return False
-    if isinstance(value, list):
-        return all(is_plain(v, depth + 1) for v in value)
-    if isinstance(value, dict):
-        return all(isinstance(k, str) and is_plain(v, depth + 1) for k, v in value.items())
-    return False
+def is_plain(table: dict) -> bool:
+    """Every value a string, number or boolean, or a list of them: the evidence a declared verdict may carry."""
+    plain = (str, int, float, bool)
+    return all(isinstance(v, plain) or (isinstance(v, list) and all(isinstance(x, plain) for x in v))
+               for v in table.values())
 
 
 def _undecided(table: Any, where: str) -> Callable[[Context], Outcome]:

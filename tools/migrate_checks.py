@@ -194,10 +194,9 @@ def _constant(out: Outcome, calls: list[dict[str, Any]]) -> dict[str, Any]:
     if not (isinstance(out, Outcome) and out.status == "inconclusive" and out.counterexample is None
             and out.certificate is None and not calls):
         raise NotData("the check does not return a recorded decider's outcome")
-    plain = (str, int, float, bool)
-    if "method" in out.evidence or not all(
-            isinstance(v, plain) or (isinstance(v, list) and all(isinstance(x, plain) for x in v))
-            for v in out.evidence.values()):
+    from olr_verify.paper_folder import is_plain
+
+    if "method" in out.evidence or not is_plain(out.evidence):
         raise NotData("a constant inconclusive verdict whose evidence is not plain data")
     return {"inconclusive": {"method": out.method, **out.evidence}}
 

@@ -91,11 +91,17 @@ ROTATION_EQUIVARIANT = frozenset({"aioli", "aioli-b2", "aioli-eps", "aioli-alg2"
 COORDINATEWISE = frozenset({"si1"})
 
 
+def span_dimension(p: dict) -> int:
+    """The dimension of a span that holds n inputs of R^d: n, but at least 2 (002's Theorem 4.2 construction needs
+    two coordinates) and at most d."""
+    return min(int(p["d"]), max(int(p["n"]), 2))
+
+
 def run_dimension(target: Target, p: dict) -> int:
-    """Where a sequence of the target's learner at parameters ``p`` is generated and run: the span of n inputs
-    (n < d) for a rotation-equivariant learner, else R^d itself."""
+    """Where a sequence of the target's learner at parameters ``p`` is run: for a rotation-equivariant learner
+    with d > n, the span of its inputs (:func:`span_dimension`); else R^d itself."""
     d, n = int(p["d"]), int(p["n"])
-    return n if (target.learner in ROTATION_EQUIVARIANT and d > n) else d
+    return span_dimension(p) if (target.learner in ROTATION_EQUIVARIANT and d > n) else d
 
 
 def make_learner(target: Target, seq: Sequence, K=FLOAT, trace: bool = False):

@@ -293,18 +293,17 @@ def _generate(make: Callable, t: Target, p: dict, rng: np.random.Generator) -> S
 
 
 def _generate_in_span(make: Callable, t: Target, p: dict, rng: np.random.Generator) -> Sequence | None:
-    """A probe's sequence in R^d.  Where :func:`~olr_verify.hunting.bounds.run_dimension` is n < d (a
-    rotation-equivariant learner) it is drawn in the n-dimensional span of its inputs and run there, with the
-    bound still read at d: every sequence of n inputs in R^d is such a sequence after a rotation, so nothing
-    is lost.  A coordinate-wise learner (002 Algorithm 1) gets inputs supported on n coordinates, padded with
+    """A probe's sequence in R^d.  Where :func:`~olr_verify.hunting.bounds.run_dimension` is below d (a
+    rotation-equivariant learner, d > n) it is drawn in a span of that dimension and run there, with the bound
+    still read at d: every sequence of n inputs in R^d is such a sequence after a rotation, so nothing is lost.
+    A coordinate-wise learner (002 Algorithm 1) gets inputs supported on that many coordinates, padded with
     zeros to R^d (a restriction of the adversary, stated in the space's ``capped`` note)."""
-    from olr_verify.hunting.bounds import COORDINATEWISE, run_dimension
+    from olr_verify.hunting.bounds import COORDINATEWISE, run_dimension, span_dimension
 
     if "d" not in p or "n" not in p or int(p["d"]) <= int(p["n"]):
         return _generate(make, t, p, rng)
-    d, n = int(p["d"]), int(p["n"])
-    # n inputs span at most n dimensions; at least 2 so that 002's Theorem 4.2 construction exists for n = 1
-    k = min(d, max(n, 2)) if (t.learner in COORDINATEWISE or run_dimension(t, p) < d) else d
+    d = int(p["d"])
+    k = span_dimension(p) if t.learner in COORDINATEWISE else run_dimension(t, p)
     if k == d:
         return _generate(make, t, p, rng)
     seq = _generate(make, t, {**p, "d": k}, rng)

@@ -14,7 +14,7 @@ MAX_NODES = 2_000_000
 TOUCHING_ORDERS = (2, 3, 4, 5, 6, 7, 8)  # orders of a one-coordinate touching point (odd: at an end)
 MAX_PIECES = 64  # pieces of one multiplier closer
 MAX_ORDER = 2  # derivatives used to establish a monotone closer's slope
-MAX_TERMS = 20_000  # an exact identity check expands at most this many terms
+MAX_TERMS = 20_000  # monomials an exact check may expand to (a hostile (a+...+h)**64 would have 10^9)
 
 
 class Rejected(Exception):

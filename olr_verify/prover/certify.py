@@ -198,9 +198,7 @@ class _Search:
         tail = tailcert.tail_variable(box)
         if tail is None:
             return None
-        v = sp.Symbol(tail[0])
-        flips = tailcert._log_exp_arguments(self.ineq.slack, {v: tail[1] * sp.Integer(10) ** 4}, v)
-        for fl in dict.fromkeys([tuple(flips), ()]):
+        for fl in dict.fromkeys([tailcert.tail_flips(self.ineq.slack, *tail), ()]):
             leaf = {"close": "positive", **({"flips": [str(w) for w in fl]} if fl else {})}
             if self._closes("positive", leaf, box, False):
                 return leaf

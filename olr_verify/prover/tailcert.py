@@ -40,8 +40,8 @@ def candidates(slack: sp.Expr, name: str, side: int) -> tuple[tuple[sp.Expr, tup
     then minus the dominant exponents. ``flips``: the ``w`` of the softplus terms ``log(1 + exp(w))``
     with ``w -> +oo`` on the tail (the kernel rewrites them ``w + log(1 + exp(-w))``)."""
     v = sp.Symbol(name)
-    far = {v: side * sp.Integer(10) ** 4}
-    flips = tuple(_log_exp_arguments(slack, far, v))
+    far = _far_point(v, side)
+    flips = tail_flips(slack, name, side)
     out = []
     for fl in dict.fromkeys([flips, ()]):
         flipped = softplus_flipped(slack, list(fl))
@@ -86,6 +86,16 @@ def _far_value(e: sp.Expr, far: dict, v: sp.Symbol) -> float:
         return float(e.subs(far).subs({s: 1 for s in e.free_symbols if s != v}))
     except (TypeError, ValueError):
         return float("-inf")
+
+
+def _far_point(v: sp.Symbol, side: int) -> dict:
+    return {v: side * sp.Integer(10) ** 4}
+
+
+def tail_flips(slack: sp.Expr, name: str, side: int) -> tuple:
+    """The ``w`` of the softplus terms ``log(1 + exp(w))`` of the slack with ``w -> +oo`` on the tail."""
+    v = sp.Symbol(name)
+    return tuple(_log_exp_arguments(slack, _far_point(v, side), v))
 
 
 def _log_exp_arguments(slack: sp.Expr, far: dict, v: sp.Symbol) -> list:

@@ -66,12 +66,14 @@ def check_label(y, name: str = "y") -> float:
 
 
 def check_vector(x, d: int, R: float | None, name: str = "x") -> np.ndarray:
-    """Return x as a C-contiguous float64 vector of length d, finite, with ||x|| <= R (if R is given)."""
+    """Return x as an aligned C-contiguous float64 vector of length d, finite, with ||x|| <= R (if R is given).
+    (AIOLI's round calls a compiled entry point that does not check its argument types; see ``algorithms/aioli.py``.)"""
     try:
         a = np.asarray(x, dtype=np.float64)
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be a real vector of length {d}, got {x!r}") from None
-    if a.shape == (d,) and a.flags.c_contiguous:  # fast path: a finite a·a means finite entries, no overflow
+    flags = a.flags
+    if a.shape == (d,) and flags.c_contiguous and flags.aligned:  # fast path: a finite a·a means finite entries, no overflow
         ss = _ddot(a, a)  # BLAS: no numpy floating-point warnings on overflow (inf -> slow path)
         if math.isfinite(ss) and (R is None or ss <= _squared_bound(R)):
             return a
@@ -85,7 +87,7 @@ def check_vector(x, d: int, R: float | None, name: str = "x") -> np.ndarray:
         nrm = float(_row_norms(a[None, :])[0])
         if nrm > R * (1.0 + NORM_SLACK):
             raise ValueError(f"{name} must satisfy ||{name}|| <= R = {R!r}, got ||{name}|| = {nrm!r}")
-    return np.ascontiguousarray(a)
+    return np.require(a, requirements=["C", "A"])
 
 
 def _squared_bound(R: float) -> float:
@@ -106,10 +108,11 @@ def check_stream(X, Y, d: int, R: float | None) -> tuple[np.ndarray, np.ndarray]
         raise ValueError(f"X must have shape (n, {d}), got shape {X.shape}")
     X = np.ascontiguousarray(X)
     ss = np.einsum("ij,ij->i", X, X)  # no floating-point warnings; finite sums of squares: finite entries
-    fast = bool(np.isfinite(ss).all())
+    largest = float(ss.max()) if X.shape[0] else 0.0  # NaN if any is NaN, inf if any is inf
+    fast = math.isfinite(largest)
     if not fast and not np.isfinite(X).all():
         raise ValueError("X must be finite (no NaN or inf)")
-    if fast and X.shape[0] and R is not None and float(ss.max()) > _squared_bound(R):
+    if fast and R is not None and largest > _squared_bound(R):
         fast = False  # the overflow-safe norms below decide and name the row
     if R is not None and X.shape[0] and not fast:
         norms = _row_norms(X)
@@ -122,7 +125,7 @@ def check_stream(X, Y, d: int, R: float | None) -> tuple[np.ndarray, np.ndarray]
         raise ValueError("Y must be an array of -1/+1 labels") from None
     if Y.shape[0] != X.shape[0]:
         raise ValueError(f"Y must have one label per row of X: {Y.shape[0]} labels for {X.shape[0]} rows")
-    if not np.all((Y == 1.0) | (Y == -1.0)):
+    if not (np.abs(Y) == 1.0).all():
         bad = int(np.argmax(~((Y == 1.0) | (Y == -1.0))))
         raise ValueError(f"Y must contain only -1 and +1, got {Y[bad]!r} at index {bad}")
     return np.ascontiguousarray(X), np.ascontiguousarray(Y)

@@ -43,12 +43,15 @@ The first call in a fresh environment compiles the kernel (seconds); the compile
 ``__pycache__`` and later processes load it. Stability: the update only adds PSD terms, its denominator is
 1 + a²c ≥ 1 (no cancellation), A ⪰ λI keeps ‖A⁻¹‖ ≤ 1/λ, and the rank-one term is applied as w wᵀ so that A⁻¹
 stays exactly symmetric; the tests compare A⁻¹ with a fresh inverse of A (relative error ~1e-13 after 2000
-rounds at B = 50). A itself is kept exactly but lazily (rank-one terms are folded in blocks of 256 with a BLAS-3
-product, ``dsyrk``), so ``state()["A"]`` is the sum of eq. (5), not an inverse of A⁻¹. The curvature weights never
+rounds at B = 50). b is updated every round (O(d)); A itself is kept exactly but lazily: a round stores the row
+a_t x_t of its term a_t² x_t x_tᵀ, and the rows are folded in blocks of 256 with a BLAS-3 product (``dsyrk``), so
+``state()["A"]`` is the sum of eq. (5), not an inverse of A⁻¹. The curvature weights never
 overflow: ½η_t σ(−m)² = ½σ(m)σ(−m)/(1+BR) with m = y_t ŷ_t, computed from e^{−|m|}. BLAS threads: the compiled
 round calls no BLAS, so the exact variant's ``predict``/``update``/``run`` skip the single-threaded guard of
 ``algorithms._threads`` (a few µs per call); the BLAS-3 fold enters it itself, and Algorithm 2 (LAPACK per round)
-keeps it on every call. No environment variable needed.
+keeps it on every call. No environment variable needed. Per-call cost: ``_round`` calls the kernel through the
+compiled entry point of its one signature (``_ROUND``), which skips numba's type dispatch, and the kernel takes
+few arguments (the d-vectors are the rows of one work matrix, ``_vecs``).
 
 >>> import numpy as np
 >>> from algorithms import AIOLI
@@ -72,8 +75,12 @@ _syrk = blas.dsyrk
 _FOLD_EVERY = 256  # pending rank-one terms of A folded in one BLAS-3 product
 _LOOPS = {"reassoc"}  # fastmath for the O(d²) loops only: reordered sums, so that they vectorise (no FMA contraction:
 # an exact zero coordinate, e.g. after ``extend``, then changes no rounding)
-# Slots of the per-learner scalar buffer shared by predict and the following update (see ``aioli_round``).
-_CACHED, _C, _Z0, _Z, _A2, _BETA, _PENDING = range(7)
+# Slots of the per-learner scalar buffer shared by predict and the following update (see ``aioli_round``), and
+# the number of pending rows of the lazy sum A.
+_CACHED, _C, _Z0, _Z, _A2, _BETA, _PENDING, _N_PENDING = range(8)
+# Rows of the per-learner work matrix: θ_t, v = A⁻¹x, the pending rank-one factor w, θ̂_t, the x of the last
+# prediction, b_t of eq. (5). One (6, d) array, so that a round's compiled call unboxes few arguments.
+_THETA, _V, _W, _THETA_HAT, _X_SEEN, _B = range(6)
 
 
 @njit(cache=True)
@@ -183,17 +190,18 @@ def sherman_morrison_step(theta, v, c, z0, a2, beta, w, scalars) -> None:
 
 
 @njit(cache=True)
-def aioli_round(Ainv, theta, x, y, B, R, proper, learn, v, w, theta_hat, x_seen, scalars) -> float:
+def aioli_predict_learn(Ainv, vecs, x, y, B, R, proper, learn, scalars) -> float:
     """One round of AIOLI (exact, eq. (3)) or of surrogate FTL (``proper``: θ̂_t = θ_t, eq. (11)), in place.
 
     Prediction: v = A⁻¹x, c = xᵀv, z0 = xᵀθ_t, ŷ_t = z the root of z + (c/2)tanh(z/2) = z0 (``solve_margin``),
-    θ̂_t = θ_t − ½tanh(z/2)·v (written into ``theta_hat``). Learning (``learn``): the Sherman–Morrison step with
-    (a², β) of the surrogate (2) built at θ̂_t (``surrogate_increment``, eq. (5)); a², β are left in
-    ``scalars[_A2]``, ``scalars[_BETA]`` for the lazy sum A of eq. (5). A prediction without learning stores x in
-    ``x_seen`` and (c, z0, z) in ``scalars``: an update on an equal x right after reuses them (no second mat-vec).
-    Returns ŷ_t.
+    θ̂_t = θ_t − ½tanh(z/2)·v (written into ``vecs[_THETA_HAT]``). Learning (``learn``): the Sherman–Morrison
+    step with (a², β) of the surrogate (2) built at θ̂_t (``surrogate_increment``, eq. (5)) and b += βx; a² is
+    left in ``scalars[_A2]`` for the lazy sum A of eq. (5). A prediction without learning stores x in
+    ``vecs[_X_SEEN]`` and (c, z0, z) in ``scalars``: an update on an equal x right after reuses them (no second
+    mat-vec). Returns ŷ_t.
     """
     d = x.shape[0]
+    theta, v, theta_hat, x_seen = vecs[_THETA], vecs[_V], vecs[_THETA_HAT], vecs[_X_SEEN]
     same = scalars[_CACHED] == 1.0
     if same:
         for i in range(d):
@@ -203,7 +211,7 @@ def aioli_round(Ainv, theta, x, y, B, R, proper, learn, v, w, theta_hat, x_seen,
     if same:
         c, z0, z = scalars[_C], scalars[_Z0], scalars[_Z]
     else:
-        c, z0 = margin_statistics(Ainv, w, scalars, theta, x, v)
+        c, z0 = margin_statistics(Ainv, vecs[_W], scalars, theta, x, v)
         z = z0 if proper else solve_margin(z0, c)
         q2 = 0.0 if proper else -0.5 * math.tanh(0.5 * z)
         for i in range(d):
@@ -214,18 +222,58 @@ def aioli_round(Ainv, theta, x, y, B, R, proper, learn, v, w, theta_hat, x_seen,
         return z
     scalars[_CACHED] = 0.0
     a2, beta = surrogate_increment(z, y, B, R)
-    sherman_morrison_step(theta, v, c, z0, a2, beta, w, scalars)
+    sherman_morrison_step(theta, v, c, z0, a2, beta, vecs[_W], scalars)
+    b = vecs[_B]
+    for i in range(d):
+        b[i] += beta * x[i]
     scalars[_A2], scalars[_BETA] = a2, beta
     return z
 
 
 @njit(cache=True)
-def aioli_rounds(Ainv, theta, X, Y, B, R, proper, v, w, theta_hat, x_seen, scalars, out, a2s, betas) -> None:
-    """``aioli_round`` (predict then learn) on every row of X: ŷ into ``out``, a², β into ``a2s``, ``betas``."""
+def aioli_round(Ainv, vecs, x, y, B, R, proper, learn, pending, scalars) -> float:
+    """``aioli_predict_learn``; a learnt round also appends its row a_t x_t (a_t² x_t x_tᵀ is its term of A,
+    eq. (5)) to ``pending`` (row ``scalars[_N_PENDING]``, which it increments), the rows ``AIOLI._fold`` adds."""
+    z = aioli_predict_learn(Ainv, vecs, x, y, B, R, proper, learn, scalars)
+    if learn:
+        k = int(scalars[_N_PENDING])
+        row = pending[k]
+        a = math.sqrt(scalars[_A2])
+        for i in range(x.shape[0]):
+            row[i] = a * x[i]
+        scalars[_N_PENDING] = k + 1
+    return z
+
+
+@njit(cache=True)
+def aioli_rounds(Ainv, vecs, X, Y, B, R, proper, scalars, out, rows) -> None:
+    """``aioli_predict_learn`` (predict then learn) on every row of X: ŷ into ``out``, a_t x_t into ``rows``."""
     for i in range(X.shape[0]):
-        out[i] = aioli_round(Ainv, theta, X[i], Y[i], B, R, proper, True, v, w, theta_hat, x_seen, scalars)
-        a2s[i] = scalars[_A2]
-        betas[i] = scalars[_BETA]
+        out[i] = aioli_predict_learn(Ainv, vecs, X[i], Y[i], B, R, proper, True, scalars)
+        a = math.sqrt(scalars[_A2])
+        for j in range(X.shape[1]):
+            rows[i, j] = a * X[i, j]
+
+
+def _round_signature():
+    from numba import types
+
+    matrix, vector, f, b = types.float64[:, ::1], types.float64[::1], types.float64, types.boolean
+    return (matrix, matrix, vector, f, f, f, b, b, matrix, vector)
+
+
+_ROUND_SIGNATURE = _round_signature()
+# ``aioli_round`` as ``AIOLI._round`` calls it: the dispatcher until its one signature is compiled (first call),
+# then the compiled entry point of that signature (``numba`` ``overloads``), which skips the dispatcher's type
+# resolution (0.2 µs of a 0.5 µs call at d = 64). The entry point does not check argument types; ``_round``'s x is
+# always a C-contiguous float64 vector (``check_vector``, the adapters' own buffers) and the other arrays are the
+# learner's own. If numba stops exposing entry points, the dispatcher stays.
+_ROUND = [aioli_round]
+
+
+def _use_entry_point() -> None:
+    overload = getattr(aioli_round, "overloads", {}).get(_ROUND_SIGNATURE)
+    _ROUND[0] = getattr(overload, "entry_point", aioli_round)
 
 
 def aioli_theta_hat(A, b, x, B=None, R=None) -> np.ndarray:
@@ -297,9 +345,7 @@ class AIOLI(OnlineLearner):
         self.inner_steps = None if inner_steps is None else int(inner_steps)
         self._Ainv = np.eye(self.d) / self.lam  # full, C order, exactly symmetric (``sherman_morrison_step``)
         self._A = np.eye(self.d) * self.lam  # upper triangle authoritative, pending terms folded lazily
-        self._theta = np.zeros(self.d)
-        self._b = np.zeros(self.d)
-        self._buffers(0)
+        self._buffers(np.zeros(self.d), np.zeros(self.d))
         self.t = 0
         # The compiled exact round calls no BLAS (the fold of A every 256 rounds guards itself), so predict/update
         # skip the BLAS guard; Algorithm 2 (LAPACK eigh per round) and a subclass overriding _predict/_update (its
@@ -308,20 +354,25 @@ class AIOLI(OnlineLearner):
         self._round_calls_blas = (self.inner_steps is not None or cls._predict is not AIOLI._predict
                                   or cls._update is not AIOLI._update)
 
-    def _buffers(self, n_pending: int) -> None:
-        """Work arrays of the round kernel (allocated once per dimension): v = A⁻¹x, θ̂, the x of the last
-        prediction, the scalars of ``aioli_round``, and the pending rows (x_s, a²_s, β_s) of the lazy sum A."""
+    def _buffers(self, theta: np.ndarray, b: np.ndarray) -> None:
+        """Work arrays of the round kernel (allocated once per dimension): the rows of ``_vecs`` (θ_t = ``theta``,
+        v = A⁻¹x, the pending rank-one factor w of A⁻¹, θ̂, the x of the last prediction, b = ``b``), the scalars
+        of ``aioli_round`` and the pending rows a_s x_s of the lazy sum A (none)."""
         d = self.d
-        self._v = np.zeros(d)
-        self._w = np.zeros(d)  # the pending rank-one factor of A⁻¹ (``sherman_morrison_step``)
-        self._theta_hat = np.zeros(d)
-        self._x_seen = np.zeros(d)
-        self._scalars = np.zeros(7)
+        self._vecs = np.zeros((6, d))
+        self._vecs[_THETA] = theta
+        self._vecs[_B] = b
+        self._scalars = np.zeros(8)
         self._yhat = None  # ŷ of the last x seen by predict/update (None: none yet)
-        self._pending_X = np.zeros((_FOLD_EVERY, d))
-        self._pending_a2 = np.zeros(_FOLD_EVERY)
-        self._pending_beta = np.zeros(_FOLD_EVERY)
-        self._n_pending = n_pending
+        self._pending = np.zeros((_FOLD_EVERY, d))
+
+    # Views of the work arrays, by the names of the docstrings (never stored: a copy or a pickle keeps one array).
+    _theta = property(lambda self: self._vecs[_THETA])
+    _v = property(lambda self: self._vecs[_V])
+    _w = property(lambda self: self._vecs[_W])
+    _theta_hat = property(lambda self: self._vecs[_THETA_HAT])
+    _b = property(lambda self: self._vecs[_B])
+    _n_pending = property(lambda self: int(self._scalars[_N_PENDING]))
 
     def __setstate__(self, state: dict) -> None:
         """Unpickling: the round kernel works in place, so read-only arrays (e.g. a read-only memory map)
@@ -334,7 +385,6 @@ class AIOLI(OnlineLearner):
 
     def _algorithm2_coefficients(self, z0: float, c: float) -> tuple[float, float, float]:
         """(ŷ, q1, q2) with θ̃ = q1·θ_t + q2·A⁻¹x: Algorithm 2's T gradient steps on Ω_t (eqs. (6), (7))."""
-        self._fold()  # b_{t−1} is needed in full
         bAb = float(self._b @ self._theta)
         G = np.array([[bAb, z0], [z0, c]])
         sig, U = np.linalg.eigh(G)
@@ -355,19 +405,27 @@ class AIOLI(OnlineLearner):
 
     def _algorithm2_round(self, x: np.ndarray, y: float, learn: bool) -> float:
         """Algorithm 2's round: the kernel's mat-vec and Sherman–Morrison step around θ̃_t's coefficients."""
-        c, z0 = margin_statistics(self._Ainv, self._w, self._scalars, self._theta, x, self._v)
+        theta, v, w, scalars = self._theta, self._v, self._w, self._scalars
+        c, z0 = margin_statistics(self._Ainv, w, scalars, theta, x, v)
         yhat, q1, q2 = self._algorithm2_coefficients(z0, c)
-        self._theta_hat[:] = q1 * self._theta + q2 * self._v
+        self._theta_hat[:] = q1 * theta + q2 * v
         if learn:
             a2, beta = surrogate_increment(yhat, y, self.B, self.R)
-            sherman_morrison_step(self._theta, self._v, c, z0, a2, beta, self._w, self._scalars)
-            self._scalars[_A2], self._scalars[_BETA] = a2, beta
+            sherman_morrison_step(theta, v, c, z0, a2, beta, w, scalars)
+            b = self._b  # a view of ``_vecs``: updated in place
+            b += beta * x
+            k = self._n_pending
+            self._pending[k] = math.sqrt(a2) * x
+            scalars[_N_PENDING] = k + 1
         return yhat
 
     def _round(self, x: np.ndarray, y: float = 0.0, learn: bool = False) -> float:
         if self.inner_steps is None:
-            yhat = aioli_round(self._Ainv, self._theta, x, y, self.B, self.R, self._proper, learn, self._v,
-                               self._w, self._theta_hat, self._x_seen, self._scalars)
+            kernel = _ROUND[0]
+            yhat = kernel(self._Ainv, self._vecs, x, y, self.B, self.R, self._proper, learn, self._pending,
+                          self._scalars)
+            if kernel is aioli_round:
+                _use_entry_point()
         else:
             yhat = self._algorithm2_round(x, y, learn)
         self._yhat = yhat
@@ -377,14 +435,9 @@ class AIOLI(OnlineLearner):
 
     # ---- learning -------------------------------------------------------------------------------
     def _update(self, x: np.ndarray, y: float) -> None:
-        self._round(x, y, True)
+        self._round(x, y, True)  # appends the round's row to the pending rows
         self.t += 1
-        k = self._n_pending
-        self._pending_X[k] = x
-        self._pending_a2[k] = self._scalars[_A2]
-        self._pending_beta[k] = self._scalars[_BETA]
-        self._n_pending = k + 1
-        if self._n_pending == _FOLD_EVERY:
+        if self._scalars[_N_PENDING] == _FOLD_EVERY:
             self._fold()
 
     def _apply_pending(self) -> None:
@@ -396,39 +449,33 @@ class AIOLI(OnlineLearner):
     def _fold(self) -> None:
         k = self._n_pending
         if k:
-            self._n_pending = 0
+            self._scalars[_N_PENDING] = 0
             with single_threaded_blas:
-                self._fold_rows(self._pending_X[:k], self._pending_a2[:k], self._pending_beta[:k])
+                self._fold_rows(self._pending[:k])
 
-    def _fold_rows(self, X, a2, beta) -> None:
-        """A += Σ a²_s x_s x_sᵀ (upper triangle, BLAS dsyrk on the rows a_s x_s, a²_s ≥ 0) and b += Σ β_s x_s
-        (eq. (5)), exactly, in BLAS-3 blocks."""
-        for s in range(0, X.shape[0], 4096):
-            Xs = np.sqrt(a2[s:s + 4096])[:, None] * X[s:s + 4096]
-            self._A = _syrk(1.0, Xs, beta=1.0, c=self._A.T, trans=1, lower=1, overwrite_c=1).T
-            self._b += X[s:s + 4096].T @ beta[s:s + 4096]
+    def _fold_rows(self, rows) -> None:
+        """A += Σ_s (a_s x_s)(a_s x_s)ᵀ = Σ a²_s x_s x_sᵀ (eq. (5)): upper triangle, BLAS dsyrk, in blocks."""
+        for s in range(0, rows.shape[0], 4096):
+            self._A = _syrk(1.0, rows[s:s + 4096], beta=1.0, c=self._A.T, trans=1, lower=1, overwrite_c=1).T
 
     def _run_rows(self, X: np.ndarray, Y: np.ndarray) -> np.ndarray:
         if self.inner_steps is not None:
             return super()._run_rows(X, Y)
         n = X.shape[0]
-        out, a2s, betas = np.empty(n), np.empty(n), np.empty(n)
+        k = self._n_pending
+        short = k + n < _FOLD_EVERY  # a short batch joins the pending rows (no O(d²) pass over A per call)
+        out, rows = np.empty(n), self._pending[k:k + n] if short else np.empty((n, self.d))
         self._scalars[_CACHED] = 0.0
-        aioli_rounds(self._Ainv, self._theta, X, Y, self.B, self.R, self._proper, self._v, self._w,
-                     self._theta_hat, self._x_seen, self._scalars, out, a2s, betas)
+        aioli_rounds(self._Ainv, self._vecs, X, Y, self.B, self.R, self._proper, self._scalars, out, rows)
         if n:
             self._yhat = float(out[-1])
         self.t += n
-        k = self._n_pending
-        if k + n < _FOLD_EVERY:  # a short batch joins the pending rows (no O(d²) pass over A per call)
-            self._pending_X[k:k + n] = X
-            self._pending_a2[k:k + n] = a2s
-            self._pending_beta[k:k + n] = betas
-            self._n_pending = k + n
+        if short:
+            self._scalars[_N_PENDING] = k + n
         else:
             self._fold()
             with single_threaded_blas:
-                self._fold_rows(X, a2s, betas)
+                self._fold_rows(rows)
         return out
 
     def extend(self, k) -> None:
@@ -440,12 +487,12 @@ class AIOLI(OnlineLearner):
             return
         self._fold()
         self._apply_pending()
-        theta_hat, yhat = pad_vector(self._theta_hat, k), self._yhat
+        theta, theta_hat, yhat = pad_vector(self._theta, k), pad_vector(self._theta_hat, k), self._yhat
+        b = pad_vector(self._b, k)
         self._Ainv = pad_matrix(self._Ainv, k, 1.0 / self.lam)
         self._A = pad_matrix(np.triu(self._A), k, self.lam)
-        self._theta, self._b = pad_vector(self._theta, k), pad_vector(self._b, k)
         self.d += k
-        self._buffers(0)
+        self._buffers(theta, b)
         self._theta_hat[:], self._yhat = theta_hat, yhat
 
     # ---- inspection -----------------------------------------------------------------------------

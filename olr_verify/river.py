@@ -41,7 +41,9 @@ dict; ``learn_one`` after ``predict_proba_one`` on equal values reuses the predi
 """
 from __future__ import annotations
 
+import functools
 import math
+import struct
 
 import numpy as np
 from river import base
@@ -57,6 +59,9 @@ __all__ = ["AIOLIClassifier", "ONSClassifier", "OGDClassifier", "EKFClassifier",
            "ScaleInvariantClassifier", "GAFClassifier", "MulticlassONSClassifier", "MulticlassOGDClassifier"]
 
 
+_NONE = ()  # no new features
+
+
 def _value(name, v) -> float:
     try:
         f = float(v)
@@ -65,6 +70,12 @@ def _value(name, v) -> float:
     if not math.isfinite(f):
         raise ValueError(f"x[{name!r}] must be finite, got {v!r}")
     return f
+
+
+@functools.lru_cache(maxsize=64)
+def _packer(d: int):
+    """``pack_into(buffer, 0, *values)`` writing d floats (struct format ``d``: float() of each value)."""
+    return struct.Struct(f"={d}d").pack_into
 
 
 def _sorted_names(names: list) -> list:
@@ -86,7 +97,6 @@ class _FeatureMixin:
     def _init_features(self) -> None:
         self._index: dict = {}
         self._names: list = []
-        self._names_tuple: tuple = ()
         self._learner = None
         self._R = 0.0  # running max of ||x_t|| (practical mode)
         self._seen = ((), None, 0.0)  # (values, vector, ||vector||²) of the last dict converted on the fast path
@@ -94,29 +104,31 @@ class _FeatureMixin:
     def _split(self, x: dict) -> tuple[np.ndarray, float, list, list]:
         """(vector over the known features, its squared norm, the new names sorted, their values); a missing
         feature is 0. The vector is shared with the caller's next call on equal values: never modify it."""
-        index = self._index
-        if len(x) == len(index):  # fast paths: the same features as before (same order: no key look-ups)
+        names = self._names
+        if len(x) == len(names):  # fast paths: the same features as before (same order: no key look-ups)
             try:
-                if tuple(x) == self._names_tuple:
+                if list(x) == names:
                     values = tuple(x.values())
                     seen_values, seen_v, seen_ss = self._seen
                     if values == seen_values:  # predict_proba_one then learn_one on the same x: convert once
-                        return seen_v, seen_ss, [], []
-                    v = np.fromiter(values, float, len(index))
-                elif x.keys() == index.keys():
-                    values, v = None, np.fromiter(map(x.__getitem__, self._names), float, len(index))
+                        return seen_v, seen_ss, _NONE, _NONE
+                    v = np.empty(len(names))
+                    _packer(len(names))(v, 0, *values)  # float() of each value, in C
+                elif x.keys() == self._index.keys():
+                    values, v = None, np.fromiter(map(x.__getitem__, names), float, len(names))
                 else:
                     v = None
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, struct.error):
                 v = None  # a non-numeric value: the slow path names it
             if v is not None:
                 ss = _ddot(v, v)
                 if math.isfinite(ss):  # finite v·v: finite entries (BLAS: no warnings)
                     if values is not None:
                         self._seen = (values, v, ss)
-                    return v, ss, [], []
-        v = np.zeros(len(index))
+                    return v, ss, _NONE, _NONE
+        v = np.zeros(len(names))
         new = []
+        index = self._index
         for k, val in x.items():
             i = index.get(k)
             if i is None:
@@ -131,7 +143,6 @@ class _FeatureMixin:
         for k in new:
             self._index[k] = len(self._names)
             self._names.append(k)
-        self._names_tuple = tuple(self._names)
         if self._learner is None:
             self._learner = self._make_learner(len(self._names))
         else:
@@ -140,19 +151,17 @@ class _FeatureMixin:
     def _learn_vector(self, x: dict) -> np.ndarray | None:
         """The input vector for learn_one, after growing the state for new features (None: nothing to learn)."""
         v, ss, new, values = self._split(x)
+        raised = False
+        if ss > self._R * self._R and self._uses_R and self.R is None and math.sqrt(ss) > self._R:
+            self._R, raised = math.sqrt(ss), True  # practical mode: R_t = max_{s<=t} ||x_s||, before round t
         if new:
             v = np.concatenate([v, values])
-        raised = False
-        if self._uses_R and self.R is None:  # practical mode: R_t = max_{s<=t} ||x_s||, before round t's update
-            n = math.sqrt(ss)
-            if n > self._R:
-                self._R, raised = n, True
-        if new:
             self._grow(new)
-        if self._learner is None:
+        learner = self._learner
+        if learner is None:
             return None
         if raised:
-            self._set_R(self._learner, self._R)
+            self._set_R(learner, self._R)
         return v
 
     def _predict_vector(self, x: dict):
@@ -204,7 +213,10 @@ class _BinaryClassifier(_FeatureMixin, base.Classifier):
         return False
 
     def _target(self, y) -> float:
-        if not self._labels and _is_boolean(y):
+        if y is True or y is False:  # river's booleans (the fast path)
+            if not self._labels:
+                return 1.0 if y else -1.0
+        elif not self._labels and _is_boolean(y):
             return 1.0 if y else -1.0
         if y not in self._labels:
             if len(self._labels) == 2:

@@ -121,6 +121,7 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
     def _scores(self, X) -> np.ndarray:
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = np.require(X, requirements=["C", "A"])  # rows as the learners' _predict expects them (``check_vector``)
         with single_threaded_blas:
             rows = [self._score(x) for x in X]
         return np.array(rows, dtype=float).reshape(X.shape[0], -1)

@@ -395,3 +395,60 @@ def test_before_any_input_there_is_no_played_parameter():
     x = np.array([0.5, -1.0, 0.8])
     L.predict(x)
     np.testing.assert_array_equal(L.state()["theta_hat"], L.theta_hat(x))
+
+
+def _unaligned(values) -> np.ndarray:
+    """A float64 vector whose data starts one byte off an 8-byte boundary (``flags.aligned`` is False)."""
+    raw = np.zeros(8 * len(values) + 1, np.uint8)
+    x = np.frombuffer(raw.data, dtype=np.float64, count=len(values), offset=1)
+    raw[1:] = np.asarray(values, np.float64).view(np.uint8)
+    return x
+
+
+@pytest.mark.parametrize("layout", ["strided", "unaligned", "read-only", "float32", "list"])
+def test_any_vector_layout_gives_the_rounds_of_a_plain_vector(layout):
+    """The compiled round is called through an entry point that does not check argument types (aioli.py,
+    ``_ROUND``): ``predict``/``update``/``theta_hat`` must hand it an aligned C-contiguous float64 vector whatever
+    the caller passed. A strided or unaligned x given to the entry point as is would be read as the wrong numbers."""
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((40, 5)) / 3
+    Y = np.where(rng.random(40) < 0.5, -1.0, 1.0)
+    plain, odd = alg.AIOLI(5, 1.0, 2.0), alg.AIOLI(5, 1.0, 2.0)
+    wide = np.zeros((40, 10))
+    wide[:, ::2] = X
+    for i, (x, y) in enumerate(zip(X, Y)):
+        if layout == "strided":
+            v = wide[i, ::2]
+            assert not v.flags.c_contiguous
+        elif layout == "unaligned":
+            v = _unaligned(x)
+            assert not v.flags.aligned
+        elif layout == "read-only":
+            v = x.copy()
+            v.setflags(write=False)
+        elif layout == "float32":
+            x = x.astype(np.float32).astype(np.float64)
+            v = x.astype(np.float32)
+        else:
+            v = x.tolist()
+        assert odd.predict(v) == plain.predict(x)
+        np.testing.assert_array_equal(odd.theta_hat(v), plain.theta_hat(x))
+        odd.update(v, y)
+        plain.update(x, y)
+    for key in ("A_inv", "theta", "b"):
+        np.testing.assert_array_equal(odd.state()[key], plain.state()[key])
+
+
+def test_after_the_first_round_the_compiled_entry_point_replaces_the_dispatcher():
+    """The speed of a single round (issue 18) relies on ``_ROUND`` holding the entry point of the one compiled
+    signature; if numba renamed ``overloads``/``entry_point`` the dispatcher would silently stay."""
+    from numba import config
+
+    if config.DISABLE_JIT:
+        pytest.skip("NUMBA_DISABLE_JIT: there is no compiled entry point")
+    from algorithms import aioli
+
+    L = alg.AIOLI(3, 1.0, 1.0)
+    L.update(np.array([0.1, 0.2, 0.3]), 1.0)
+    assert aioli._ROUND[0] is not aioli.aioli_round
+    assert type(aioli._ROUND[0]).__name__ == "builtin_function_or_method"

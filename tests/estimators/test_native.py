@@ -258,9 +258,9 @@ def test_aioli_exact_rounds_skip_the_guard_but_its_blas_fold_runs_single_threade
     seen = []
 
     class FoldSpy(AIOLI):
-        def _fold_rows(self, X, a2, beta):
+        def _fold_rows(self, rows):
             seen.append(blas_thread_counts())
-            return super()._fold_rows(X, a2, beta)
+            return super()._fold_rows(rows)
 
     rng = np.random.default_rng(3)
     X = rng.standard_normal((300, 5)) / 3.0
@@ -274,3 +274,16 @@ def test_aioli_exact_rounds_skip_the_guard_but_its_blas_fold_runs_single_threade
         assert set(blas_thread_counts()) == {2}
     assert len(seen) == 2 and all(set(c) == {1} for c in seen)
     assert AIOLI(2, 1.0, 1.0, inner_steps=3)._round_calls_blas is True
+
+
+@pytest.mark.parametrize("name", ["AIOLIClassifier", "ONSClassifier", "EKFClassifier"])
+def test_sklearn_scores_do_not_depend_on_the_memory_layout_of_X(name):
+    """A Fortran-ordered X has strided rows; the learners' compiled rounds expect C-contiguous rows."""
+    rng = np.random.default_rng(2)
+    X = rng.standard_normal((60, 4))
+    y = (X[:, 0] + 0.3 * rng.standard_normal(60) > 0).astype(int)
+    model = getattr(sk, name)().fit(X, y)
+    F = np.asfortranarray(X)
+    assert not F[0].flags.c_contiguous
+    np.testing.assert_array_equal(model.decision_function(F), model.decision_function(X))
+    np.testing.assert_array_equal(model.predict_proba(F), model.predict_proba(X))

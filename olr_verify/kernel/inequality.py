@@ -6,7 +6,7 @@ import copy
 import sympy as sp
 from flint import arb, fmpq
 
-from olr_verify.kernel.intervals import INF, NINF, X, Undefined, add, compile_expr, mul, to_fmpq
+from olr_verify.kernel.intervals import INF, NINF, X, Undefined, add, compile_expr, lower, mul, to_fmpq, upper
 from olr_verify.expr import ExprError, exact_rational, parse_expr, parse_relation
 
 SMOOTH = (sp.exp, sp.log, sp.tanh, sp.sinh, sp.cosh, sp.atan, sp.asinh, sp.erf)
@@ -34,11 +34,11 @@ def slack_of(relation: str, names) -> tuple[sp.Expr, bool]:
 
 
 def is_smooth(expr: sp.Expr) -> bool:
-    """Built only from + * /, rational powers, numbers, symbols and the SMOOTH list (log1p included)."""
-    from sympy.codegen.cfunctions import log1p
+    """Built only from + * /, rational powers, numbers, symbols and the SMOOTH list (log1p, expm1 included)."""
+    from sympy.codegen.cfunctions import expm1, log1p
 
     for node in sp.preorder_traversal(expr):
-        if node.is_Atom or node.is_Add or node.is_Mul or node.func in SMOOTH or node.func is log1p:
+        if node.is_Atom or node.is_Add or node.is_Mul or node.func in SMOOTH or node.func in (log1p, expm1):
             continue
         if node.is_Pow and (node.args[1].is_Rational or not node.args[1].free_symbols):
             continue
@@ -311,6 +311,44 @@ class Inequality:
             return self.touching_exact(point, box, order) and self.remainder_sign(idx[0], point, box, order)
         return self.touching_exact(point, box) and self.touching_convex(idx, box)
 
+    def close_minimum(self, node, box) -> bool:
+        """``s(x) >= s(p*) >= 0`` on the box (``> 0`` when strict), with ``p*`` = ``point`` (:meth:`minimum_rest`);
+        ``s(p*)`` is closed on the box by ``tree``, or, with no tree and a non-strict relation, reduces exactly
+        to 0."""
+        rest = self.minimum_rest(node.get("point"), box)
+        if rest is None:
+            return False
+        if "tree" not in node:
+            return not self.strict and exactly_zero(rest)
+        self.piece(rest, self.strict).node(node["tree"], box)
+        return True
+
+    def minimum_rest(self, raw, box) -> sp.Expr | None:
+        """``s(p*)`` if ``s(x) >= s(p*)`` on the box, else None. ``raw`` gives the coordinates T it names as
+        expressions ``p*`` of the other coordinates. Shown by: the box widened in T to contain ``p*`` (its
+        enclosure) keeps s defined and its Hessian in x_T positive definite by leading minors (one coordinate:
+        ``>= 0``), and sympy reduces every ``d_i s`` (i in T) at ``x_T = p*`` to exactly 0; Taylor along the
+        segment from ``p*`` to ``x_T`` (inside the widened box) then gives ``s(x) >= s(p*)``."""
+        if not self.smooth:
+            raise Rejected("minimum needs a smooth slack")
+        if not isinstance(raw, dict) or not raw or any(n not in box for n in raw):
+            raise Rejected("minimum point must name variables of the domain")
+        others = [n for n in self.names if n not in raw]
+        point = {sp.Symbol(n): read_expr(v, others) for n, v in raw.items()}
+        env, wide = env_of(box), env_of(box)
+        for n, p in point.items():
+            at = compile_expr(p)(env)
+            wide[n.name] = X(lower([wide[n.name].lo, at.lo]), upper([wide[n.name].hi, at.hi]))
+        self.f(wide)  # s is real on the widened box (else Undefined: no closure)
+        idx = [self.names.index(n) for n in raw]
+        h = [[self.deriv(*sorted((i, j)))(wide) for j in idx] for i in idx]
+        if not (h[0][0].ge0() if len(idx) == 1 else
+                all(det([row[:k] for row in h[:k]]).gt0() for k in range(1, len(idx) + 1))):
+            return None
+        if not all(exactly_zero(sp.diff(self.slack, self.syms[i]).subs(point, simultaneous=True)) for i in idx):
+            return None
+        return self.slack.subs(point, simultaneous=True)
+
     def remainder_sign(self, i: int, point, box, order: int) -> bool:
         """``d^order s (x - p)^order >= 0`` on the box: even order and ``d^order s >= 0``; odd order with
         p the box's lower end and ``d^order s >= 0``, or its upper end and ``d^order s <= 0``."""
@@ -433,16 +471,26 @@ def _terms(e: sp.Expr) -> int:
     return 1
 
 
+HYPERBOLIC = (sp.tanh, sp.sinh, sp.cosh)
+
+
 def identically_zero(expr: sp.Expr) -> bool:
-    """``expr`` (with free symbols) is 0 as a function: by ``expand`` or ``cancel(together(expand))``."""
+    """``expr`` (with free symbols) is 0 as a function: by ``expand`` or ``cancel(together(expand))``, after
+    writing tanh, sinh and cosh with exp, and Max, Min with Abs (``Max(a, b) = (a + b + |a - b|)/2``), when
+    it has them."""
+    if expr.has(sp.Max, sp.Min, *HYPERBOLIC):
+        expr = expr.rewrite(sp.Abs).rewrite(sp.exp) if expr.has(*HYPERBOLIC) else expr.rewrite(sp.Abs)
+        if _terms(expr) > MAX_TERMS:
+            raise Rejected(f"an identity would expand to more than {MAX_TERMS} terms")
     e = sp.expand(expr)
     return e == 0 or sp.cancel(sp.together(e)) == 0
 
 
 def exactly_zero(value: sp.Expr) -> bool:
-    """sympy reduces ``value`` (no free symbols) to exactly 0."""
+    """sympy reduces ``value`` to exactly 0, its free symbols taken real (the domain's coordinates are)."""
     if value == 0:
         return True
+    value = value.subs({v: sp.Symbol(v.name, real=True) for v in value.free_symbols}, simultaneous=True)
     if not value.free_symbols:  # a cheap screen: an enclosure away from 0 settles it
         try:
             iv = compile_expr(value)({})

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sympy as sp
 from flint import arb, fmpq
-from sympy.codegen.cfunctions import log1p
+from sympy.codegen.cfunctions import expm1, log1p
 
 INF, NINF = float("inf"), float("-inf")
 
@@ -176,6 +176,7 @@ MONOTONE = {
     sp.asinh: (None, lambda a: a.asinh(), NINF, INF),
     sp.erf: (None, lambda a: a.erf(), arb(-1), arb(1)),
     log1p: (lambda e: _sign_diff(e, arb(-1)) > 0, lambda a: a.log1p(), NINF, INF),
+    expm1: (None, lambda a: a.expm1(), arb(-1), INF),
 }
 
 

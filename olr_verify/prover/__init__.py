@@ -9,7 +9,9 @@
     'proved'
     >>> prove("log(1 + exp(x)) > x", {"x": ("-oo", "oo")}).status  # the slack tends to 0: a positive leaf
     'proved'
-    >>> prove("tanh(x) < 1", {"x": ("-oo", "oo")}).status  # 1 - tanh(x) > 0 needs an identity: kernel cannot re-check
+    >>> prove("tanh(x) < 1", {"x": ("-oo", "oo")}).status  # 1 - tanh(x) = 2/(1 + exp(2x)): a rewritten root
+    'proved'
+    >>> prove("atan(x) < pi/2", {"x": ("-oo", "oo")}).status  # pi/2 - atan(x) = atan(1/x): kernel cannot re-check
     'verified'
 
 ``prove(relation, domain, *, timeout=20.0, max_boxes=200000, cut=8, prec=80, search=True, seed=0,

@@ -20,7 +20,7 @@ import sympy as sp
 from flint import ctx, fmpq
 
 from olr_verify.kernel import FORMAT, PRECISION_BITS, statement_sha256
-from olr_verify.kernel.inequality import Inequality, Rejected, _q, read_expr
+from olr_verify.kernel.inequality import Inequality, Rejected, _q, exactly_zero, read_expr
 from olr_verify.kernel import intervals
 from olr_verify.kernel.intervals import Undefined, compile_expr, to_fmpq
 from olr_verify.prover import tailcert
@@ -93,11 +93,12 @@ class _Search:
         self.max_boxes = max_boxes
         self.boxes = 0
         self.exact_cache: dict = {}
-        self.tried_faces: set = set()
+        self.tried_faces: dict = {}  # (slack, fixed coordinates) -> does ``zero`` close that face
         self.stuck = ""
         self.stuck_box: dict | None = None
         self.tried_tails: set = set()
         self.piece_budget = max_boxes // 2  # boxes spent on multiplier pieces (tried or used)
+        self.minimum_points: list | None = None  # candidates of ``minimum`` leaves, found at the first try
 
     def node(self, box, face: bool, depth: int):
         self.boxes += 1
@@ -163,13 +164,15 @@ class _Search:
     def rewritten_root(self):
         """A root ``multiplier`` leaf with h = 0 and one piece, the slack in sigmoid form
         (``exp(E)/(1+exp(E))`` as ``1/(1+exp(-E))``, which encloses without dependency), searched with
-        half the budget; None when there is nothing to rewrite or the search fails."""
+        a quarter of the budget (boxes and interval operations); None when there is nothing to rewrite or the
+        search fails."""
         slack, box = self.ineq.slack, dict(self.ineq.root)
+        ops = None if self.ops_limit is None else intervals.OPS[0] + (self.ops_limit - intervals.OPS[0]) // 4
         try:
             form = tailcert.rewritten(slack)
             sub = None if form is None else _Search(
-                self.ineq.piece(read_expr(str(form), self.ineq.names), self.ineq.strict), self.max_boxes // 2,
-                self.deadline, self.ops_limit)
+                self.ineq.piece(read_expr(str(form), self.ineq.names), self.ineq.strict), self.max_boxes // 4,
+                self.deadline, ops)
         except (Undefined, Rejected, ExprError, ValueError, TypeError):
             return None
         if sub is None:
@@ -190,7 +193,40 @@ class _Search:
             if self._closes(closer, {"close": closer}, box, face):
                 return {"close": closer}
         return (self._monotone(box, face, depth) or self._zero(box) or self._touching(box, face)
-                or self._positive(box) or self._multiplier(box, depth))
+                or self._minimum(box, depth) or self._positive(box) or self._multiplier(box, depth))
+
+    def _minimum(self, box, depth):
+        """A ``minimum`` leaf: s is convex in some coordinates x_T on the box and its gradient in x_T vanishes
+        at x_T = p*(other coordinates) (:func:`minimum_points`: a diagonal x = y, or the solution of a linear
+        gradient); s(p*) is exactly 0 or closed by a small sub-search."""
+        if not self.ineq.smooth:
+            return None
+        if self.minimum_points is None:
+            self.minimum_points = minimum_points(self.ineq.slack, self.ineq.syms)
+        for point, zero in self.minimum_points:
+            leaf = {"close": "minimum", "point": {n: str(p) for n, p in point.items()}}
+            if zero and not self.ineq.strict:
+                if self._closes("minimum", leaf, box, False):
+                    return leaf
+                continue
+            try:
+                rest = self.ineq.minimum_rest(leaf["point"], box)
+            except (Undefined, Rejected, ZeroDivisionError):
+                rest = None
+            if rest is None or self.piece_budget <= 0:
+                continue
+            sub = _Search(self.ineq.piece(rest, self.ineq.strict), min(PIECE_BOXES, self.piece_budget),
+                          self.deadline, self.ops_limit)
+            sub.piece_budget, sub.minimum_points = 0, []
+            try:
+                tree = sub.node(dict(box), face=False, depth=depth)
+            except (_OutOfWork, RecursionError):
+                tree = None
+            self.piece_budget -= sub.boxes
+            self.boxes += sub.boxes
+            if tree is not None and self._closes("minimum", {**leaf, "tree": tree}, box, False):
+                return {**leaf, "tree": tree}
+        return None
 
     def _positive(self, box):
         """A ``positive`` leaf on a tail box (the slack's form shows s > 0 where it tends to 0), after the
@@ -296,12 +332,14 @@ class _Search:
 
     def _zero(self, box):
         fixed = tuple((n, lo) for n, (lo, hi) in box.items() if lo == hi)
-        if self.ineq.strict or not fixed or fixed in self.tried_faces or len(self.tried_faces) >= MAX_TOUCH_TRIES:
+        if self.ineq.strict or not fixed:
             return None
-        if not self._near_zero({}, box):
-            return None
-        self.tried_faces.add(fixed)
-        return {"close": "zero"} if self._closes("zero", {"close": "zero"}, box, True) else None
+        key = (self.ineq.slack, fixed)  # the same face is met again from a neighbouring box: same answer
+        if key not in self.tried_faces:
+            if len(self.tried_faces) >= MAX_TOUCH_TRIES or not self._near_zero({}, box):
+                return None
+            self.tried_faces[key] = self._closes("zero", {"close": "zero"}, box, True)
+        return {"close": "zero"} if self.tried_faces[key] else None
 
     def _touching(self, box, face):
         """Touching at the simplest rational point of the box, in all free coordinates, then in each one."""
@@ -377,6 +415,68 @@ class _Search:
 
 FAR = (1, 2, 3, 4, 6, 8, 10, 12, 15, 20, 25, 30, 40)  # a stuck tail is probed at its end + 10**k
 MAX_STUCK_POINTS = 200
+
+
+MAX_MINIMUM_POINTS = 12
+
+
+def minimum_points(slack: sp.Expr, syms: list) -> list[tuple[dict, bool]]:
+    """Candidate ``minimum`` points ``(p*, s(p*) == 0)``: coordinates x_T where the gradient of s in x_T
+    vanishes identically (sympy), p* a diagonal (x_T all equal to one other coordinate) or a solution of the
+    gradient (:func:`_stationary`). Checked once per search; the kernel re-checks everything on every box."""
+    out = []
+    subsets = [[x] for x in syms] + [[x, y] for i, x in enumerate(syms) for y in syms[i + 1:]]
+    for T in subsets:
+        others = [v for v in syms if v not in T]
+        grads = [sp.diff(slack, x) for x in T]
+        guesses = [{x: o for x in T} for o in others] + _stationary(grads, T)
+        for p in guesses:
+            try:
+                at = [g.subs(p, simultaneous=True) for g in grads]
+                if not all(_vanishes_numerically(a, others) for a in at):
+                    continue  # a cheap screen before sympy's simplify
+                if all(exactly_zero(a) for a in at):
+                    out.append(({x.name: v for x, v in p.items()}, exactly_zero(slack.subs(p, simultaneous=True))))
+            except (TypeError, ValueError, NotImplementedError):
+                continue
+            if len(out) >= MAX_MINIMUM_POINTS:
+                return out
+    return out
+
+
+def _stationary(grads: list, T: list) -> list[dict]:
+    """Solutions x_T of ``grads == 0`` free of x_T, for the forms sympy solves at once: gradients linear in
+    x_T, one rational gradient of low degree, or one gradient linear in ``log(x)`` (``log(y) - x``: y = e^x)."""
+    t = sp.Dummy("t")
+    try:
+        if all(g.is_polynomial(*T) and sp.Poly(g, *T).total_degree() == 1 for g in grads):
+            sols = sp.solve(grads, T, dict=True)
+        elif len(T) == 1 and grads[0].is_rational_function(T[0]) \
+                and sp.Poly(sp.numer(sp.together(grads[0])), T[0]).degree() <= 2:
+            sols = sp.solve(grads, T, dict=True)
+        elif len(T) == 1 and grads[0].has(sp.log(T[0])):
+            g = grads[0].subs(sp.log(T[0]), t)
+            if g.has(T[0]) or not (g.is_polynomial(t) and sp.Poly(g, t).degree() == 1):
+                return []
+            sols = [{T[0]: sp.exp(r)} for r in sp.solve(g, t)]
+        else:
+            return []
+    except (sp.PolynomialError, NotImplementedError, ValueError, TypeError):
+        return []
+    return [p for p in sols if set(p) == set(T) and not any(v.has(*T) for v in p.values())
+            and all(v.is_real is not False for v in p.values())]
+
+
+def _vanishes_numerically(e: sp.Expr, syms: list) -> bool:
+    """``e`` is within 1e-9 of 0 at two fixed points where it is real (a screen: True when it cannot tell)."""
+    for k in (1, 2):
+        try:
+            v = complex(e.subs({x: sp.Rational(37 + 11 * k * (i + 1), 100) for i, x in enumerate(syms)}).evalf(30))
+        except (TypeError, ValueError, ZeroDivisionError):
+            return True
+        if v.imag == 0 and abs(v) > 1e-9 and abs(v) != float("inf"):
+            return False
+    return True
 
 
 def stuck_points(ineq: Inequality, box: dict) -> list[dict[str, Fraction]]:

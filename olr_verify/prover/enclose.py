@@ -203,6 +203,10 @@ def log1p(x: Iv) -> Iv:
     return _mono(lambda v: v.log1p(), NINF, INF)(x)
 
 
+def expm1(x: Iv) -> Iv:
+    return _mono(lambda v: v.expm1(), arb(-1), INF)(x)
+
+
 def sqrt(x: Iv) -> Iv:
     if not x.certainly_ge0():
         return Iv.whole()
@@ -380,9 +384,9 @@ def _compile_node(e: sp.Expr, memo) -> Fn:
             return acc
 
         return f_mm
-    if e.func.__name__ == "log1p":
-        g = _compile(e.args[0], memo)
-        return lambda env: log1p(g(env))
+    if e.func.__name__ in ("log1p", "expm1"):
+        g, fn = _compile(e.args[0], memo), log1p if e.func.__name__ == "log1p" else expm1
+        return lambda env: fn(g(env))
     if isinstance(e, sp.Piecewise):
         return _compile_piecewise(e, memo)
     raise Unsupported(f"no enclosure for {e.func} in {e}")

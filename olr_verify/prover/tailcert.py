@@ -52,7 +52,29 @@ def candidates(slack: sp.Expr, name: str, side: int) -> tuple[tuple[sp.Expr, tup
                 forms = tuple(tail_form(t, v, side, far) for t in group)
                 if identically_zero(flipped * sp.exp(h) - sp.Add(*forms)):
                     out.append((h, fl, forms))
+        form = conjugate(flipped)
+        if form is not None and identically_zero(flipped - form):
+            out.append((sp.Integer(0), fl, (form,)))
     return tuple(out)
+
+
+def conjugate(slack: sp.Expr) -> sp.Expr | None:
+    """``A + k sqrt(B)`` (or ``A + k/sqrt(B)``) as ``(A^2 - k^2 B^(+-1))/(A - k sqrt(B)^(+-1))``, numerator and
+    denominator signed so that a constant numerator is positive: the difference of two growing terms as a
+    quotient (``sqrt(x^2 + 1) + x = 1/(sqrt(x^2 + 1) - x)`` as ``x -> -oo``); None without one such root."""
+    roots = {f for t in sp.Add.make_args(slack) for f in sp.Mul.make_args(t)
+             if f.is_Pow and f.exp in (sp.Rational(1, 2), sp.Rational(-1, 2))}
+    if len(roots) != 1:
+        return None
+    r = roots.pop()
+    k = sp.Add(*[t / r for t in sp.Add.make_args(slack) if t.has(r)])
+    a = sp.Add(*[t for t in sp.Add.make_args(slack) if not t.has(r)])
+    if k.has(r) or a == 0:
+        return None
+    num, den = sp.cancel(sp.together(sp.expand(a * a - k * k * r * r))), a - k * r
+    if num.is_number and num < 0:
+        num, den = -num, sp.expand(-den)
+    return num / den
 
 
 def _grouped(terms, v: sp.Symbol) -> tuple:
@@ -76,6 +98,9 @@ def _multipliers(slack, v, side, far) -> list:
             exponents.append(e)
         elif k > 0:
             exponents.append(k * sp.log(side * v))
+        exponents += [f.exp * sp.log(f.base) for f in sp.Mul.make_args(t)  # 1/(1 + x^2) = exp(-log(1 + x^2))
+                      if f.is_Pow and f.exp.is_Rational and f.exp < 0 and f.base.is_Add and f.base.is_polynomial(v)
+                      and f.base.has(v)]
     scored = sorted(((_far_value(e, far, v), e) for e in dict.fromkeys(exponents)), key=lambda p: -p[0])
     return [sp.Integer(0)] + [-e for score, e in scored[:MAX_CANDIDATES] if score > float("-inf")]
 
@@ -134,14 +159,44 @@ def sigmoid_form(term: sp.Expr, far: dict, v: sp.Symbol) -> sp.Expr:
     return term
 
 
+def reciprocal_form(term: sp.Expr) -> sp.Expr:
+    """``c exp(F) / (D_1^n_1 ...)`` with each ``D_i`` a sum of positive numbers and exponentials, as
+    ``c / expand(exp(-F) D_1^n_1 ...)``: ``e^x/(1 + e^x)^2 = 1/(e^-x + 2 + e^x)``, bounded on both tails,
+    where both the sigmoid forms leave an ``oo/oo``."""
+    factors = sp.Mul.make_args(term)
+    exps = [f for f in factors if f.func is sp.exp]
+    dens = [f for f in factors if f.is_Pow and f.exp.is_Integer and f.exp < 0 and f.base.is_Add
+            and all(_positive_exponential(a) for a in f.base.args)]
+    rest = [f for f in factors if f not in exps and f not in dens]
+    if not exps or not dens or not all(f.is_Rational for f in rest):
+        return term
+    den = sp.expand(sp.exp(-sp.Add(*[f.args[0] for f in exps])) * sp.Mul(*[f.base ** -f.exp for f in dens]))
+    return sp.Mul(*rest) / den
+
+
+def exponential_form(slack: sp.Expr) -> sp.Expr:
+    """``tanh(u) = 1 - 2/(1 + e^(2u))``, ``sinh``, ``cosh`` as halves of ``e^u -+ e^-u``: forms that enclose on both
+    tails (``1 - tanh(x)`` is ``2/(1 + e^(2x))``, positive by its form, where ``tanh(44)`` rounds to 1)."""
+    return slack.replace(sp.tanh, lambda u: 1 - 2 / (1 + sp.exp(2 * u))).replace(
+        sp.sinh, lambda u: (sp.exp(u) - sp.exp(-u)) / 2).replace(sp.cosh, lambda u: (sp.exp(u) + sp.exp(-u)) / 2)
+
+
+def _positive_exponential(a: sp.Expr) -> bool:
+    """``a`` is a positive rational, or one times a product of exponentials."""
+    c, rest = a.as_coeff_Mul()
+    return c.is_Rational and c > 0 and all(f.func is sp.exp or f == 1 for f in sp.Mul.make_args(rest))
+
+
 def rewritten(slack: sp.Expr) -> sp.Expr | None:
-    """The slack with every sigmoid-like term in bounded form (``sigmoid_form`` with ``F == n E``),
-    or None when no term changes."""
-    terms = sp.Add.make_args(sp.expand(slack))
+    """The slack with every sigmoid-like term in bounded form (``sigmoid_form`` with ``F == n E``, else
+    ``reciprocal_form``), or None when no term changes."""
+    form = slack.rewrite(sp.Abs) if slack.has(sp.Max, sp.Min) else slack  # Max(a, b) = (a + b + |a - b|)/2
+    terms = sp.Add.make_args(sp.expand(exponential_form(form)))
     forms = [sigmoid_form(t, {}, None) for t in terms]
-    if forms == list(terms):
-        return None
+    forms = [f if f != t else reciprocal_form(t) for f, t in zip(forms, terms)]
     form = sp.Add(*forms)
+    if form == sp.expand(slack):
+        return None
     return form if identically_zero(slack - form) else None
 
 
@@ -161,8 +216,10 @@ def _exponent(term: sp.Expr, v: sp.Symbol) -> tuple[sp.Expr, sp.Rational]:
 
 
 def tail_form(term: sp.Expr, v: sp.Symbol, side: int, far: dict) -> sp.Expr:
-    """``term`` rewritten to enclose well on the tail: sigmoid form, Horner exponent, ``v**k`` folded into it."""
-    term = sigmoid_form(term, far, v)
+    """``term`` rewritten to enclose well on the tail: sigmoid or reciprocal form, Horner exponent, ``v**k`` folded
+    into it."""
+    form = sigmoid_form(term, far, v)
+    term = reciprocal_form(term) if form == term else form
     e, k = _exponent(term, v)
     if not e.has(v):
         return _proper_fraction(term, v)

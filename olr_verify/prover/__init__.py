@@ -18,7 +18,7 @@
 max_tail_depth=4) -> ProofResult``
 
 - ``relation``: sympy syntax with ``<=``, ``<``, ``>=`` or ``>``; decimals are exact rationals.
-  Functions: exp, log, log1p, sqrt, tanh, sinh, cosh, atan, asinh, erf, Abs, Max, Min,
+  Functions: exp, expm1, log, log1p, sqrt, tanh, sinh, cosh, atan, asinh, erf, Abs, Max, Min,
   Piecewise (simple conditions), powers; ``(e^u-1)/u`` is rewritten to its continuous extension.
 - ``domain``: ``{name: (lo, hi)}`` in order; bounds are numbers, ``oo``/``-oo``, or expressions
   of earlier variables. Finite ends are closed; a strict relation must hold with ``>`` on them.

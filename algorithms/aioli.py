@@ -265,10 +265,12 @@ def _round_signature():
 _ROUND_SIGNATURE = _round_signature()
 # ``aioli_round`` as ``AIOLI._round`` calls it: the dispatcher until its one signature is compiled (first call),
 # then the compiled entry point of that signature (``numba`` ``overloads``), which skips the dispatcher's type
-# resolution (0.2 µs of a 0.5 µs call at d = 64). The entry point does not check argument types; ``_round``'s x is
-# always a C-contiguous float64 vector (``check_vector``, the adapters' own buffers) and the other arrays are the
-# learner's own. If numba stops exposing entry points, the dispatcher stays.
+# resolution (0.2 µs of a 0.5 µs call at d = 64). The entry point does not check argument types, so its x is
+# always a native contiguous float64 vector of length d (``AIOLI._own``; the river adapter's buffers are built so
+# and use ``_predict_own``/``_update_own``), and the learner's own arrays are native float64 C arrays
+# (``__setstate__`` makes sure). If numba stops exposing entry points, the dispatcher stays.
 _ROUND = [aioli_round]
+_F64, _UNIT_STRIDE = np.dtype(np.float64), (8,)
 
 
 def _use_entry_point() -> None:
@@ -326,6 +328,20 @@ def theorem4_inner_steps(n: int, B: float, R: float, lam: float) -> int:
     return int(math.ceil((4.0 + R * R / lam) * math.log(3.0 * n * n * R * R / lam * (n * R * R / (8.0 * lam) + B))))
 
 
+def _from_separate_arrays(state: dict) -> dict:
+    """The state of a pickle written before the work matrix ``_vecs``: b receives the pending β_s x_s (now added
+    every round), the pending rows become a_s x_s, the scalar buffer gains its pending-row count."""
+    k = state.pop("_n_pending")
+    X, a2, beta = state.pop("_pending_X"), state.pop("_pending_a2"), state.pop("_pending_beta")
+    b = state.pop("_b") + X[:k].T @ beta[:k]
+    vecs = np.array([state.pop(name) for name in ("_theta", "_v", "_w", "_theta_hat", "_x_seen")] + [b])
+    pending = np.zeros_like(X)
+    pending[:k] = np.sqrt(a2[:k])[:, None] * X[:k]
+    scalars = np.zeros(8)
+    scalars[:7], scalars[_N_PENDING] = state.pop("_scalars"), k
+    return {**state, "_vecs": vecs, "_pending": pending, "_scalars": scalars}
+
+
 class AIOLI(OnlineLearner):
     """AIOLI(d, B, R, lam=1/B², inner_steps=None): exact (None) or Algorithm 2 with T = inner_steps.
 
@@ -352,7 +368,8 @@ class AIOLI(OnlineLearner):
         # code may call BLAS) keep it.
         cls = type(self)
         self._round_calls_blas = (self.inner_steps is not None or cls._predict is not AIOLI._predict
-                                  or cls._update is not AIOLI._update)
+                                  or cls._update is not AIOLI._update or cls._round is not AIOLI._round
+                                  or cls._update_own is not AIOLI._update_own)
 
     def _buffers(self, theta: np.ndarray, b: np.ndarray) -> None:
         """Work arrays of the round kernel (allocated once per dimension): the rows of ``_vecs`` (θ_t = ``theta``,
@@ -375,10 +392,12 @@ class AIOLI(OnlineLearner):
     _n_pending = property(lambda self: int(self._scalars[_N_PENDING]))
 
     def __setstate__(self, state: dict) -> None:
-        """Unpickling: the round kernel works in place, so read-only arrays (e.g. a read-only memory map)
-        are copied."""
-        self.__dict__.update({k: np.array(v) if isinstance(v, np.ndarray) and not v.flags.writeable else v
-                              for k, v in state.items()})
+        """Unpickling: the round kernel works in place on native float64 C arrays, so any other array (read-only,
+        a memory map, another byte order) is copied into one; a pickle of the layout before ``_vecs`` (separate
+        θ, v, w, θ̂, x_seen, b and pending (x_s, a²_s, β_s) rows) is converted."""
+        arrays = {k: np.require(v, np.float64, ["C", "A", "W", "O"]) if isinstance(v, np.ndarray) else v
+                  for k, v in state.items()}
+        self.__dict__.update(arrays if "_vecs" in arrays else _from_separate_arrays(arrays))
 
     # ---- θ̂_t(x) --------------------------------------------------------------------------------
     _proper = False  # SurrogateFTL (θ̂_t = θ_t, eq. (11)) sets True
@@ -419,22 +438,39 @@ class AIOLI(OnlineLearner):
             scalars[_N_PENDING] = k + 1
         return yhat
 
+    def _own(self, x) -> np.ndarray:
+        """x as the compiled round reads it: a native contiguous float64 vector of length d (the entry point of
+        ``_ROUND`` does not check; a strided view would be read as other numbers, a wrong shape out of bounds)."""
+        if x.strides == _UNIT_STRIDE and x.dtype is _F64 and x.shape[0] == self.d:
+            return x
+        a = np.ascontiguousarray(x, dtype=np.float64)
+        if a.shape != (self.d,):
+            raise ValueError(f"x must have shape ({self.d},), got shape {a.shape}")
+        return a
+
     def _round(self, x: np.ndarray, y: float = 0.0, learn: bool = False) -> float:
+        """One round on x, which must be ``_own``'s vector (the river adapter's buffers are)."""
         if self.inner_steps is None:
-            kernel = _ROUND[0]
-            yhat = kernel(self._Ainv, self._vecs, x, y, self.B, self.R, self._proper, learn, self._pending,
-                          self._scalars)
-            if kernel is aioli_round:
+            yhat = _ROUND[0](self._Ainv, self._vecs, x, y, self.B, self.R, self._proper, learn, self._pending,
+                             self._scalars)
+            if _ROUND[0] is aioli_round:
                 _use_entry_point()
         else:
             yhat = self._algorithm2_round(x, y, learn)
         self._yhat = yhat
         return yhat
 
-    _predict = _round  # (x, y=0.0 unused, learn=False)
+    def _predict(self, x: np.ndarray) -> float:
+        return self._round(self._own(x))
+
+    _predict_own = _round  # (x, y=0.0 unused, learn=False) for an x that is ``_own``'s already
 
     # ---- learning -------------------------------------------------------------------------------
     def _update(self, x: np.ndarray, y: float) -> None:
+        self._update_own(self._own(x), y)
+
+    def _update_own(self, x: np.ndarray, y: float) -> None:
+        """``_update`` for an x that is ``_own``'s already."""
         self._round(x, y, True)  # appends the round's row to the pending rows
         self.t += 1
         if self._scalars[_N_PENDING] == _FOLD_EVERY:
@@ -502,7 +538,7 @@ class AIOLI(OnlineLearner):
 
         xv = check_vector(x, self.d, self.R)
         probe = self.copy()
-        probe._round(xv, 0.0, False)
+        probe._predict(xv)
         return probe._theta_hat.copy()
 
     def state(self) -> dict:

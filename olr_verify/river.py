@@ -36,8 +36,9 @@ inputs themselves depend on the running mean and variance, so the comparator θ 
 coordinates of each round, not in the raw ones: the regret guarantee is about the scaled stream.
 
 BLAS: the learners run single-threaded BLAS inside each call (``algorithms._threads``); AIOLI's compiled round
-calls no BLAS and skips that guard (its BLAS-3 fold enters it). Dict → vector: one ``np.fromiter`` per new
-dict; ``learn_one`` after ``predict_proba_one`` on equal values reuses the prediction's vector.
+calls no BLAS and skips that guard (its BLAS-3 fold enters it). Dict → vector: one ``struct`` ``pack_into`` per
+new dict (each value read as a C double, as ``_value`` reads it on the slow path); ``learn_one`` after
+``predict_proba_one`` on equal values reuses the prediction's vector.
 """
 from __future__ import annotations
 
@@ -62,10 +63,15 @@ __all__ = ["AIOLIClassifier", "ONSClassifier", "OGDClassifier", "EKFClassifier",
 _NONE = ()  # no new features
 
 
+_DOUBLE = struct.Struct("=d")
+
+
 def _value(name, v) -> float:
+    """v as a float, converted as the fast path's ``_packer`` converts (C's ``PyFloat_AsDouble``: a float
+    subclass by its stored value, anything else by ``__float__``/``__index__``), so both paths read x alike."""
     try:
-        f = float(v)
-    except (TypeError, ValueError):
+        f = _DOUBLE.unpack(_DOUBLE.pack(v))[0]
+    except (TypeError, ValueError, OverflowError, struct.error):
         raise ValueError(f"x[{name!r}] must be a real number, got {v!r}") from None
     if not math.isfinite(f):
         raise ValueError(f"x[{name!r}] must be finite, got {v!r}")
@@ -74,7 +80,7 @@ def _value(name, v) -> float:
 
 @functools.lru_cache(maxsize=64)
 def _packer(d: int):
-    """``pack_into(buffer, 0, *values)`` writing d floats (struct format ``d``: float() of each value)."""
+    """``pack_into(buffer, 0, *values)`` writing d doubles (struct format ``d``, as ``_value`` converts)."""
     return struct.Struct(f"={d}d").pack_into
 
 
@@ -113,9 +119,10 @@ class _FeatureMixin:
                     if values == seen_values:  # predict_proba_one then learn_one on the same x: convert once
                         return seen_v, seen_ss, _NONE, _NONE
                     v = np.empty(len(names))
-                    _packer(len(names))(v, 0, *values)  # float() of each value, in C
+                    _packer(len(names))(v, 0, *values)  # each value as a C double (``_value``), in C
                 elif x.keys() == self._index.keys():
-                    values, v = None, np.fromiter(map(x.__getitem__, names), float, len(names))
+                    values, v = None, np.empty(len(names))
+                    _packer(len(names))(v, 0, *map(x.__getitem__, names))
                 else:
                     v = None
             except (TypeError, ValueError, struct.error):
@@ -233,8 +240,8 @@ class _BinaryClassifier(_FeatureMixin, base.Classifier):
         if learner._round_calls_blas:
             with single_threaded_blas:
                 learner._update(v, target)
-        else:  # AIOLI's compiled round: no BLAS, no guard cost (see algorithms/_base.py)
-            learner._update(v, target)
+        else:  # AIOLI's compiled round: no BLAS, no guard cost; v is the layout it reads (``AIOLI._own``)
+            learner._update_own(v, target)
 
     def predict_proba_one(self, x: dict) -> dict:
         learner, v = self._predict_vector(x)
@@ -243,8 +250,8 @@ class _BinaryClassifier(_FeatureMixin, base.Classifier):
         elif learner._round_calls_blas:
             with single_threaded_blas:
                 p = sigmoid(float(learner._predict(v)))
-        else:
-            p = sigmoid(float(learner._predict(v)))
+        else:  # AIOLI's compiled round (v: see learn_one); it returns a Python float
+            p = sigmoid(learner._predict_own(v))
         if not self._labels:
             return {False: 1.0 - p, True: p}
         if len(self._labels) == 1:

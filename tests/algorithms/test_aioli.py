@@ -452,3 +452,51 @@ def test_after_the_first_round_the_compiled_entry_point_replaces_the_dispatcher(
     L.update(np.array([0.1, 0.2, 0.3]), 1.0)
     assert aioli._ROUND[0] is not aioli.aioli_round
     assert type(aioli._ROUND[0]).__name__ == "builtin_function_or_method"
+
+
+def test_a_pickle_of_the_layout_before_the_work_matrix_loads_and_continues_the_same_stream():
+    """data/aioli_before_vecs.pkl was written by commit 15aa688 (separate θ, v, w, θ̂, x_seen, b arrays and
+    pending rows (x_s, a²_s, β_s)) after 270 rounds, 14 of them pending, and a cached prediction; the .json holds
+    what that code then computed. ``__setstate__`` converts the layout."""
+    import json
+    import pickle
+    from pathlib import Path
+
+    here = Path(__file__).parent / "data"
+    learner = pickle.loads((here / "aioli_before_vecs.pkl").read_bytes())  # our own file, written by the project
+    want = json.loads((here / "aioli_before_vecs.json").read_text())
+    rng = np.random.default_rng(7)
+    X = rng.standard_normal((300, 4)) / 2
+    Y = np.where(rng.random(300) < 0.5, -1.0, 1.0)
+    np.testing.assert_allclose(learner.run(X[270:], Y[270:]), want["future"], rtol=1e-12, atol=1e-15)
+    state = learner.state()
+    for key in ("theta", "b", "A", "A_inv"):
+        np.testing.assert_allclose(state[key], want[key], rtol=1e-12, atol=1e-15, err_msg=key)
+
+
+def test_a_state_of_another_byte_order_is_converted_on_unpickling():
+    """The compiled entry point reads the learner's arrays as native float64: ``__setstate__`` converts."""
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((20, 3)) / 2
+    Y = np.where(rng.random(20) < 0.5, -1.0, 1.0)
+    plain = alg.AIOLI(3, 1.0, 2.0)
+    plain.run(X[:10], Y[:10])
+    swapped = alg.AIOLI.__new__(alg.AIOLI)
+    swapped.__setstate__({k: v.astype(v.dtype.newbyteorder(">")) if isinstance(v, np.ndarray) else v
+                          for k, v in vars(plain).items()})
+    np.testing.assert_array_equal(swapped.run(X[10:], Y[10:]), plain.run(X[10:], Y[10:]))
+
+
+def test_private_round_with_a_strided_or_integer_vector_goes_through_the_checking_dispatcher():
+    """``_predict`` is private, but the adapters and subclasses call it: an x the entry point would misread
+    (strided, int64) takes numba's dispatcher, which compiles for it or raises."""
+    x = np.array([0.3, -0.2, 0.5, 0.1])
+    buf = np.zeros(8)
+    buf[::2] = x
+    L = alg.AIOLI(4, 2.0, 2.0)
+    L.update(x, 1.0)
+    want = L._predict(x)
+    assert L._predict(buf[::2]) == want
+    assert L._predict(np.array([1, 0, -1, 0])) == L._predict(np.array([1.0, 0.0, -1.0, 0.0]))
+    with pytest.raises(Exception):
+        L._predict(x[None])

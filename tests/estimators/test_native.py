@@ -287,3 +287,19 @@ def test_sklearn_scores_do_not_depend_on_the_memory_layout_of_X(name):
     assert not F[0].flags.c_contiguous
     np.testing.assert_array_equal(model.decision_function(F), model.decision_function(X))
     np.testing.assert_array_equal(model.predict_proba(F), model.predict_proba(X))
+
+
+def test_the_dict_paths_read_values_alike_whatever_the_key_order():
+    """The fast path (keys in the model's order), the keyed path (same keys, other order) and the slow path (a
+    new key) convert each value the same way, even a float subclass whose ``__float__`` disagrees with its value."""
+
+    class Liar(float):
+        def __float__(self):
+            return 2.0
+
+    model = rv.AIOLIClassifier(B=2.0, R=3.0)
+    model.learn_one({"a": 0.1, "b": 0.2}, True)
+    same = model.predict_proba_one({"a": Liar(0.5), "b": 0.2})
+    assert model.predict_proba_one({"b": 0.2, "a": Liar(0.5)}) == same
+    assert model.predict_proba_one({"b": 0.2, "a": Liar(0.5), "c": 0.0}) == same
+    assert model.predict_proba_one({"a": 0.5, "b": 0.2}) == same

@@ -106,6 +106,11 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "diff": None,  # built by _diff
 }
 
+#: Functions defined by the prover's own code (``olr_verify/prover/special.py``): a reader given
+#: ``functions=PLAIN_FUNCTIONS`` (the proof kernel's) refuses them and never imports that code.
+SEARCH_FUNCTIONS = frozenset({"Sigmoid", "Softplus", "Exprel"})
+PLAIN_FUNCTIONS = frozenset(FUNCTIONS) - SEARCH_FUNCTIONS
+
 CONSTANTS: dict[str, sp.Expr] = {"pi": sp.pi, "E": sp.E, "oo": sp.oo}
 #: Names that sympy would read as something else than a real variable; refused unless declared.
 RESERVED = frozenset({"I", "zoo", "nan"})
@@ -186,8 +191,9 @@ def _power(base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
 class _Reader:
     """One walk over the tree of ``text``; see the module docstring for what is accepted."""
 
-    def __init__(self, text: str, names: Mapping[str, sp.Basic] | None, real: bool):
+    def __init__(self, text: str, names: Mapping[str, sp.Basic] | None, real: bool, functions=FUNCTIONS):
         self.text = text
+        self.functions = functions
         self.names = names
         self.real = real
         self.used: set[str] = set()  # names read so far (an infinity must come from the name oo)
@@ -291,8 +297,8 @@ class _Reader:
         if not isinstance(n.func, ast.Name):
             raise ExprError(f"only named functions may be called ({_short(ast.get_source_segment(self.source, n))!r})")
         fname = n.func.id
-        if fname.startswith("_") or fname not in FUNCTIONS:
-            raise ExprError(f"unknown function {fname!r} (known: {', '.join(sorted(FUNCTIONS))})")
+        if fname.startswith("_") or fname not in self.functions or fname not in FUNCTIONS:
+            raise ExprError(f"unknown function {fname!r} (known: {', '.join(sorted(self.functions))})")
         if n.keywords:
             raise ExprError(f"{fname}() takes no keyword arguments")
         if not n.args or any(isinstance(a, ast.Starred) for a in n.args):
@@ -369,11 +375,12 @@ def _namespace(names: Mapping[str, sp.Basic] | Iterable[str] | None, real: bool)
 
 
 def parse_any(text: str, names: Mapping[str, sp.Basic] | Iterable[str] | None = None, *,
-              real: bool = True) -> sp.Basic:
+              real: bool = True, functions=FUNCTIONS) -> sp.Basic:
     """An expression, or a relation when ``text`` holds one top-level comparison.
 
     ``names``: ``None`` (any identifier is a symbol), an iterable of names (symbols made here) or a
-    mapping name -> sympy object. ``real``: whether symbols made here are declared real.
+    mapping name -> sympy object. ``real``: whether symbols made here are declared real. ``functions``: the
+    names of :data:`FUNCTIONS` that may be called (e.g. :data:`PLAIN_FUNCTIONS`).
     """
     if not isinstance(text, str):
         raise ExprError(f"expected a string, got {type(text).__name__}")
@@ -382,24 +389,24 @@ def parse_any(text: str, names: Mapping[str, sp.Basic] | Iterable[str] | None = 
     if not text.strip():
         raise ExprError("empty expression")
     try:
-        return _Reader(text, _namespace(names, real), real).read()
+        return _Reader(text, _namespace(names, real), real, functions).read()
     except RecursionError:
         raise ExprError(f"expression nested too deeply: {_short(text)!r}") from None
 
 
 def parse_expr(text: str, names: Mapping[str, sp.Basic] | Iterable[str] | None = None, *,
-               real: bool = True) -> sp.Expr:
+               real: bool = True, functions=FUNCTIONS) -> sp.Expr:
     """A sympy expression (no comparison) read safely from ``text``."""
-    out = parse_any(text, names, real=real)
+    out = parse_any(text, names, real=real, functions=functions)
     if _is_truth(out):
         raise ExprError(f"expected an expression, got a relation: {_short(text)!r}")
     return out
 
 
 def parse_relation(text: str, names: Mapping[str, sp.Basic] | Iterable[str] | None = None, *,
-                   real: bool = True) -> sp.Rel:
+                   real: bool = True, functions=FUNCTIONS) -> sp.Rel:
     """An unevaluated relation ``lhs OP rhs`` (OP one of <=, <, >=, >) read safely from ``text``."""
-    out = parse_any(text, names, real=real)
+    out = parse_any(text, names, real=real, functions=functions)
     if not isinstance(out, (sp.LessThan, sp.StrictLessThan, sp.GreaterThan, sp.StrictGreaterThan)):
         raise ExprError(f"expected a relation with <=, <, >= or >: {_short(text)!r}")
     return out

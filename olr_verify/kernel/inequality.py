@@ -7,7 +7,7 @@ import sympy as sp
 from flint import arb, fmpq
 
 from olr_verify.kernel.intervals import INF, NINF, X, Undefined, add, compile_expr, lower, mul, to_fmpq, upper
-from olr_verify.expr import ExprError, exact_rational, parse_expr, parse_relation
+from olr_verify.expr import PLAIN_FUNCTIONS, ExprError, exact_rational, parse_expr, parse_relation
 
 SMOOTH = (sp.exp, sp.log, sp.tanh, sp.sinh, sp.cosh, sp.atan, sp.asinh, sp.erf)
 MAX_NODES = 2_000_000
@@ -22,13 +22,14 @@ class Rejected(Exception):
 
 
 def read_expr(text: str, names) -> sp.Expr:
-    """``text`` read by the safe reader (olr_verify.expr) with plain symbols ``names`` only."""
-    return parse_expr(str(text), {n: sp.Symbol(n) for n in names})
+    """``text`` read by the safe reader (olr_verify.expr) with plain symbols ``names`` only and the functions
+    sympy defines (not the prover's own Sigmoid/Softplus/Exprel: the kernel runs no search code)."""
+    return parse_expr(str(text), {n: sp.Symbol(n) for n in names}, functions=PLAIN_FUNCTIONS)
 
 
 def slack_of(relation: str, names) -> tuple[sp.Expr, bool]:
     """(s, strict): the relation holds iff s >= 0 (s > 0 when strict)."""
-    rel = parse_relation(str(relation), {n: sp.Symbol(n) for n in names})
+    rel = parse_relation(str(relation), {n: sp.Symbol(n) for n in names}, functions=PLAIN_FUNCTIONS)
     less = isinstance(rel, (sp.LessThan, sp.StrictLessThan))
     return (rel.rhs - rel.lhs if less else rel.lhs - rel.rhs), isinstance(rel, (sp.StrictLessThan, sp.StrictGreaterThan))
 
@@ -289,6 +290,7 @@ class Inequality:
         """Non-strict: with the fixed coordinates substituted, sympy reduces s to exactly 0."""
         if self.strict:
             raise Rejected("zero needs a non-strict relation")
+        self.f(env_of(box))  # s is real on the box (else Undefined: no closure)
         return exactly_zero(self.slack.subs(_fixed(box, self.names)))
 
     def close_touching(self, node, box) -> bool:
@@ -297,6 +299,7 @@ class Inequality:
         in x_T is positive definite on the box: Taylor in x_T then gives s >= 0 on the box."""
         if self.strict or not self.smooth:
             raise Rejected("touching needs a non-strict relation and a smooth slack")
+        self.f(env_of(box))  # s is real on the box (else Undefined: no closure)
         point = {n: _q(v) for n, v in node["point"].items()}
         if not point or any(n not in box for n in point):
             raise Rejected("touching point must name variables of the domain")
@@ -472,13 +475,23 @@ def _terms(e: sp.Expr) -> int:
 
 
 HYPERBOLIC = (sp.tanh, sp.sinh, sp.cosh)
+REWRITTEN = (sp.Max, sp.Min, *HYPERBOLIC)
+MAX_REWRITE_DEPTH = 3  # each rewrite copies its arguments twice: nesting k costs 2^k
+
+
+def rewrite_depth(e: sp.Expr) -> int:
+    """How deeply Max/Min/tanh/sinh/cosh nest in ``e`` (0: none)."""
+    inner = max((rewrite_depth(a) for a in e.args), default=0)
+    return inner + 1 if e.func in REWRITTEN else inner
 
 
 def identically_zero(expr: sp.Expr) -> bool:
     """``expr`` (with free symbols) is 0 as a function: by ``expand`` or ``cancel(together(expand))``, after
     writing tanh, sinh and cosh with exp, and Max, Min with Abs (``Max(a, b) = (a + b + |a - b|)/2``), when
-    it has them."""
-    if expr.has(sp.Max, sp.Min, *HYPERBOLIC):
+    it has them (nested at most ``MAX_REWRITE_DEPTH`` deep)."""
+    if expr.has(*REWRITTEN):
+        if rewrite_depth(expr) > MAX_REWRITE_DEPTH:
+            raise Rejected(f"Max/Min/tanh/sinh/cosh nested more than {MAX_REWRITE_DEPTH} deep in an identity")
         expr = expr.rewrite(sp.Abs).rewrite(sp.exp) if expr.has(*HYPERBOLIC) else expr.rewrite(sp.Abs)
         if _terms(expr) > MAX_TERMS:
             raise Rejected(f"an identity would expand to more than {MAX_TERMS} terms")

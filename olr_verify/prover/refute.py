@@ -157,8 +157,11 @@ def search(slack, variables, *, seed: int = 0, n: int = 4000, polish: int = 4, h
 
         def obj(x):
             p = _project(x, variables)
-            with np.errstate(all="ignore"):
-                r = float(f(*[p[v.name] for v in variables]))
+            try:
+                with np.errstate(all="ignore"):
+                    r = float(f(*[p[v.name] for v in variables]))
+            except (OverflowError, ValueError, ZeroDivisionError, TypeError):
+                return 1e300  # no float value there (e.g. an integer power too large for a float)
             return r if math.isfinite(r) else 1e300
 
         for x0 in cands:

@@ -20,6 +20,8 @@ class Exprel(sp.Function):
 
     @classmethod
     def eval(cls, k, u):
+        if not (k.is_Integer and k >= 0):
+            raise ValueError(f"Exprel(k, u) needs an integer k >= 0, got k = {k}")
         if u.is_zero:
             return sp.Rational(1, int(k) + 1)
         return None

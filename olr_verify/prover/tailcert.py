@@ -16,7 +16,7 @@ from functools import lru_cache
 import sympy as sp
 from flint import fmpq
 
-from olr_verify.kernel.inequality import identically_zero, softplus_flipped
+from olr_verify.kernel.inequality import MAX_REWRITE_DEPTH, identically_zero, rewrite_depth, softplus_flipped
 
 MAX_CANDIDATES = 4
 BOUND_BITS = 40  # piece bounds are rounded down to multiples of 2**-BOUND_BITS
@@ -190,6 +190,8 @@ def _positive_exponential(a: sp.Expr) -> bool:
 def rewritten(slack: sp.Expr) -> sp.Expr | None:
     """The slack with every sigmoid-like term in bounded form (``sigmoid_form`` with ``F == n E``, else
     ``reciprocal_form``), or None when no term changes."""
+    if rewrite_depth(slack) > MAX_REWRITE_DEPTH:
+        return None  # the kernel would refuse the identity (and the rewrite would blow up)
     form = slack.rewrite(sp.Abs) if slack.has(sp.Max, sp.Min) else slack  # Max(a, b) = (a + b + |a - b|)/2
     terms = sp.Add.make_args(sp.expand(exponential_form(form)))
     forms = [sigmoid_form(t, {}, None) for t in terms]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from fractions import Fraction
+from functools import lru_cache
 
 import sympy as sp
 from flint import ctx, fmpq
@@ -33,6 +34,7 @@ MAX_TOUCH_TRIES = 16  # sympy exact checks per search
 MAX_CUT = 2**12  # unbounded ranges are cut at 8, 16, ..., 4096 at most
 MIN_MULTIPLIER_END = 8  # a multiplier leaf is tried on tails [a, oo) / (-oo, -a] with a >= 8
 PIECE_BOXES = 40  # budget of the sub-search that closes one piece
+MAX_BOUND = fmpq(10) ** 300  # piece bounds are written with at most ~300 digits (the reader takes 400)
 
 
 class _OutOfWork(Exception):
@@ -202,7 +204,7 @@ class _Search:
         if not self.ineq.smooth:
             return None
         if self.minimum_points is None:
-            self.minimum_points = minimum_points(self.ineq.slack, self.ineq.syms)
+            self.minimum_points = minimum_points(self.ineq.slack, tuple(self.ineq.syms))
         for point, zero in self.minimum_points:
             leaf = {"close": "minimum", "point": {n: str(p) for n, p in point.items()}}
             if zero and not self.ineq.strict:
@@ -304,7 +306,10 @@ class _Search:
         lower bound when the piece grows along the tail, where the box's enclosure is often only 0:
         ``e^x/(x + 1)`` on ``[8, oo)``) and its enclosure's lower end on the whole box."""
         text = str(form)
-        expr = read_expr(text, self.ineq.names)
+        try:
+            expr = read_expr(text, self.ineq.names)
+        except ExprError:  # e.g. a constant of more than 400 digits: not a piece the kernel would read
+            return None
         name, side = tail
         end = box[name][0] if side > 0 else box[name][1]
         bounds = {fmpq(0)} if strict else set()
@@ -313,12 +318,12 @@ class _Search:
                 lo = compile_expr(expr)(_env(where)).lo
             except (Undefined, ZeroDivisionError):
                 return None
-            if not isinstance(lo, float):
-                bounds.add(tailcert.round_down(to_fmpq(lo)))
+            if not isinstance(lo, float) and lo > -MAX_BOUND:
+                bounds.add(min(tailcert.round_down(to_fmpq(lo)), MAX_BOUND))  # a weaker lower bound stays one
         for bound in sorted(bounds, reverse=True):
             sub = _Search(self.ineq.piece(expr - sp.Rational(int(bound.p), int(bound.q)), strict),
                           min(PIECE_BOXES, self.piece_budget), self.deadline, self.ops_limit)
-            sub.piece_budget = 0
+            sub.piece_budget, sub.minimum_points = 0, []  # a tail piece: no minimum leaves (sympy-heavy)
             try:
                 tree = sub.node(dict(box), face=False, depth=depth)
             except (_OutOfWork, RecursionError):
@@ -420,7 +425,8 @@ MAX_STUCK_POINTS = 200
 MAX_MINIMUM_POINTS = 12
 
 
-def minimum_points(slack: sp.Expr, syms: list) -> list[tuple[dict, bool]]:
+@lru_cache(maxsize=64)
+def minimum_points(slack: sp.Expr, syms: tuple) -> list[tuple[dict, bool]]:
     """Candidate ``minimum`` points ``(p*, s(p*) == 0)``: coordinates x_T where the gradient of s in x_T
     vanishes identically (sympy), p* a diagonal (x_T all equal to one other coordinate) or a solution of the
     gradient (:func:`_stationary`). Checked once per search; the kernel re-checks everything on every box."""
@@ -433,10 +439,8 @@ def minimum_points(slack: sp.Expr, syms: list) -> list[tuple[dict, bool]]:
         for p in guesses:
             try:
                 at = [g.subs(p, simultaneous=True) for g in grads]
-                if not all(_vanishes_numerically(a, others) for a in at):
-                    continue  # a cheap screen before sympy's simplify
-                if all(exactly_zero(a) for a in at):
-                    out.append(({x.name: v for x, v in p.items()}, exactly_zero(slack.subs(p, simultaneous=True))))
+                if all(_reduces_to_zero(a, others) for a in at):
+                    out.append(({x.name: v for x, v in p.items()}, _reduces_to_zero(slack.subs(p, simultaneous=True), others)))
             except (TypeError, ValueError, NotImplementedError):
                 continue
             if len(out) >= MAX_MINIMUM_POINTS:
@@ -465,6 +469,17 @@ def _stationary(grads: list, T: list) -> list[dict]:
         return []
     return [p for p in sols if set(p) == set(T) and not any(v.has(*T) for v in p.values())
             and all(v.is_real is not False for v in p.values())]
+
+
+MAX_SIMPLIFY_OPS = 200  # sympy's simplify is tried on forms of at most this many operations (its time is unbounded)
+
+
+def _reduces_to_zero(e: sp.Expr, syms: list) -> bool:
+    """``e`` is 0 by sympy's simplify, tried only when it vanishes numerically and is small: a missed 0 only
+    costs a sub-search, and simplify on a large form can run for minutes (no budget bounds it)."""
+    if not _vanishes_numerically(e, syms):
+        return False
+    return sp.count_ops(e) <= MAX_SIMPLIFY_OPS and exactly_zero(e)
 
 
 def _vanishes_numerically(e: sp.Expr, syms: list) -> bool:

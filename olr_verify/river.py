@@ -13,14 +13,19 @@ Binary: :class:`AIOLIClassifier` (seed 000), :class:`ONSClassifier`, :class:`OGD
 :class:`MulticlassOGDClassifier`. Each wraps the learner of ``algorithms/`` (the same code the verifier tests),
 and follows river's conventions:
 
-- default-constructible; ``clone()`` is a fresh, untrained estimator; ``predict_proba_one`` is pure;
+- default-constructible; ``clone()`` is a fresh, untrained estimator; ``predict_proba_one`` is pure (the learned
+  state and every later prediction are unchanged; the learner's ``state()`` diagnostics θ̂/ŷ describe the last x
+  it was shown, predicted or learned);
 - features are dict keys, created when first seen. A new feature extends the learner's state *exactly* (its state
   becomes the one it would have if every past input had carried 0 there; for AIOLI the new coordinate of A is λ
   on the diagonal, see ``algorithms/_extend.py``); a missing feature is 0. A prediction on an ``x`` with unseen
   features uses a temporarily extended copy, so predict-then-learn equals the learner of the full dimension;
-- binary labels are river's booleans (True/1 is the positive class, +1 for the learner;
-  ``predict_proba_one`` returns ``{False: σ(−ŷ), True: σ(ŷ)}``) or any two labels (the second one seen is the
-  positive class, see :class:`_BinaryClassifier`);
+- a dict with no feature yet (``{}``) is a round with x = 0: the learner built later has learned it;
+- ‖x‖ must be 0 or lie in ``NORM_RANGE`` = [1e-30, 1e6] (every learner stays finite there; beyond, a
+  ValueError naming x, raised before anything changes: rescale the features);
+- binary labels are river's booleans, 0/1 or ±1 (True == 1 is the positive class, +1 for the learner;
+  ``predict_proba_one`` returns ``{False: σ(−ŷ), True: σ(ŷ)}``, keyed by the labels seen) or any two other labels
+  (the second one seen is the positive class, see :class:`_BinaryClassifier`);
 - multiclass labels are any hashable values, added as they appear; see :class:`_MulticlassClassifier`.
 
 Practical mode (``R=None``, the default, for AIOLI, ONS and OGD). The theory assumes ‖x_t‖ ≤ R with R known in
@@ -53,17 +58,24 @@ from scipy.special import softmax
 
 from algorithms._base import sigmoid
 from algorithms._threads import single_threaded_blas
-from olr_verify.adapters.recipes import (AIOLIRecipe, EKFRecipe, FTRLRecipe, GAFRecipe, MulticlassOGDRecipe,
-                                         MulticlassONSRecipe, OGDRecipe, ONSRecipe, ScaleInvariantRecipe)
+from olr_verify.adapters.recipes import (NORM_RANGE, AIOLIRecipe, EKFRecipe, FTRLRecipe, GAFRecipe,
+                                         MulticlassOGDRecipe, MulticlassONSRecipe, OGDRecipe, ONSRecipe,
+                                         ScaleInvariantRecipe, check_norm)
 
 __all__ = ["AIOLIClassifier", "ONSClassifier", "OGDClassifier", "EKFClassifier", "FTRLClassifier",
            "ScaleInvariantClassifier", "GAFClassifier", "MulticlassONSClassifier", "MulticlassOGDClassifier"]
 
 
 _NONE = ()  # no new features
+MIN_SS, MAX_SS = NORM_RANGE[0] ** 2, NORM_RANGE[1] ** 2
 
 
 _DOUBLE = struct.Struct("=d")
+
+
+def _sumsq(v: np.ndarray) -> float:
+    """v·v by BLAS (an overflow gives inf, with no warning); 0 for an empty v."""
+    return _ddot(v, v) if len(v) else 0.0
 
 
 def _value(name, v) -> float:
@@ -104,10 +116,20 @@ class _FeatureMixin:
         self._index: dict = {}
         self._names: list = []
         self._learner = None
+        self._pending: list = []  # targets of the rounds learned before any feature was seen (x = 0 there)
         self._R = 0.0  # running max of ||x_t|| (practical mode)
-        self._seen = ((), None, 0.0)  # (values, vector, ||vector||²) of the last dict converted on the fast path
+        self._seen = (None, None, 0.0)  # (values, vector, ||vector||²) of the last dict converted on the fast path
 
     def _split(self, x: dict) -> tuple[np.ndarray, float, list, list]:
+        """:meth:`_split_raw`, with ‖x‖ checked to lie in ``NORM_RANGE`` (or be 0) before anything changes."""
+        v, ss, new, values = self._split_raw(x)
+        if not MIN_SS <= ss <= MAX_SS:
+            norm = math.hypot(*v, *values)  # no overflow or underflow on the way
+            check_norm(norm, "x")
+            ss = norm * norm
+        return v, ss, new, values
+
+    def _split_raw(self, x: dict) -> tuple[np.ndarray, float, list, list]:
         """(vector over the known features, its squared norm, the new names sorted, their values); a missing
         feature is 0. The vector is shared with the caller's next call on equal values: never modify it."""
         names = self._names
@@ -128,7 +150,7 @@ class _FeatureMixin:
             except (TypeError, ValueError, struct.error):
                 v = None  # a non-numeric value: the slow path names it
             if v is not None:
-                ss = _ddot(v, v)
+                ss = _sumsq(v)
                 if math.isfinite(ss):  # finite v·v: finite entries (BLAS: no warnings)
                     if values is not None:
                         self._seen = (values, v, ss)
@@ -144,20 +166,36 @@ class _FeatureMixin:
                 v[i] = _value(k, val)
         new = _sorted_names(new)
         new_values = [_value(k, x[k]) for k in new]
-        return v, float(v @ v) + math.fsum(a * a for a in new_values), new, new_values
+        return v, _sumsq(v) + math.fsum(a * a for a in new_values), new, new_values  # BLAS: inf, no warning
+
+    def _new_learner(self, d: int):
+        """A learner of dimension d that has learned the rounds whose x had no feature yet (x = 0 in R^d): the
+        state a learner would have had if those features had been there, at 0, from the first round."""
+        learner = self._make_learner(d)
+        for target in self._pending:
+            _in_blas_guard(learner, learner.update, np.zeros(d), target)
+        return learner
 
     def _grow(self, new: list) -> None:
         for k in new:
             self._index[k] = len(self._names)
             self._names.append(k)
         if self._learner is None:
-            self._learner = self._make_learner(len(self._names))
+            self._learner = self._new_learner(len(self._names))
+            self._pending = []
         else:
             self._extend(self._learner, len(new))
 
-    def _learn_vector(self, x: dict) -> np.ndarray | None:
-        """The input vector for learn_one, after growing the state for new features (None: nothing to learn)."""
+    def _learn_vector(self, x: dict, register):
+        """(learner, input vector, target) for learn_one, after growing the state for new features; the learner is
+        None while no feature was seen (the round is kept for :meth:`_new_learner`). ``register()`` records the
+        label and returns the learner's target: it runs once x is known to be valid, before any state changes."""
         v, ss, new, values = self._split(x)
+        target = register()
+        if new and self._learner is None and self._pending:
+            v = np.concatenate([v, values])  # built at R_1 = 0 (the first rounds' x was 0), as with 0-valued features
+            self._grow(new)
+            new = _NONE
         raised = False
         if ss > self._R * self._R and self._uses_R and self.R is None and math.sqrt(ss) > self._R:
             self._R, raised = math.sqrt(ss), True  # practical mode: R_t = max_{s<=t} ||x_s||, before round t
@@ -166,10 +204,11 @@ class _FeatureMixin:
             self._grow(new)
         learner = self._learner
         if learner is None:
-            return None
+            self._pending.append(target)
+            return None, None, target
         if raised:
             self._set_R(learner, self._R)
-        return v
+        return learner, v, target
 
     def _predict_vector(self, x: dict):
         """(learner to predict with, input vector); a temporarily extended copy if x has unseen features."""
@@ -177,7 +216,7 @@ class _FeatureMixin:
         learner = self._learner
         if new and any(values):
             if learner is None:
-                learner = self._make_learner(len(new))
+                learner = self._new_learner(len(new))
                 v = np.asarray(values, float)
             else:
                 learner = learner.copy()
@@ -197,46 +236,75 @@ def _in_blas_guard(learner, method, *args):
     return method(*args)
 
 
-def _is_boolean(y) -> bool:
-    return isinstance(y, (bool, np.bool_)) or (isinstance(y, (int, np.integer)) and y in (0, 1))
+def _is_signed(y) -> bool:
+    """A label of the fixed convention: a boolean, or an integer 0, 1 or -1 (1 == True is the positive class)."""
+    return isinstance(y, (bool, np.bool_)) or (isinstance(y, (int, np.integer)) and y in (0, 1, -1))
 
 
 class _BinaryClassifier(_FeatureMixin, base.Classifier):
     """Shell of the binary classifiers: ŷ = learner margin, P(positive) = σ(ŷ). A recipe (``adapters/recipes.py``)
     provides the learner.
 
-    Labels: river's booleans (True, or 1, is the positive class, y = +1 for the learner; keys {False, True}), or
-    any two other labels: the first one seen is the negative class, the second the positive one (keys: the labels
-    seen so far; {label: 1.0} while only one was seen). A third distinct label raises ValueError.
+    Labels, fixed by the first label seen:
+
+    - a boolean or an integer 0, 1, -1 (river's booleans, 0/1 or ±1 labels): True (== 1) is the positive class,
+      y = +1 for the learner, and False/0/-1 the negative one; ``predict_proba_one`` has the keys
+      {negative, positive}: the labels seen, False and True until then. Any other label, or both 0 and -1,
+      raises ValueError;
+    - any other labels: the first one seen is the negative class, the second the positive one (keys: the labels
+      seen so far; {label: 1.0} while only one was seen). A third distinct label raises ValueError.
+
+    A label is recorded only once its ``x`` is known to be valid.
     """
 
     def _post_init(self) -> None:
         self._validate_params()
         self._init_features()
-        self._labels: list = []  # non-boolean labels, in order of appearance (at most two)
+        self._labels: list = []  # distinct labels in order of appearance (at most two)
 
     @property
     def _multiclass(self) -> bool:
         return False
 
     def _target(self, y) -> float:
-        if y is True or y is False:  # river's booleans (the fast path)
-            if not self._labels:
-                return 1.0 if y else -1.0
-        elif not self._labels and _is_boolean(y):
-            return 1.0 if y else -1.0
-        if y not in self._labels:
-            if len(self._labels) == 2:
-                raise ValueError(f"y must be one of the two labels seen so far {self._labels!r}, got {y!r}")
-            self._labels.append(y)
-        return 1.0 if y == self._labels[-1] and len(self._labels) == 2 else -1.0
+        """The learner's ±1 for y; records y (see the class docstring for the conventions)."""
+        labels = self._labels
+        if y in labels and (y is True or y is False or not labels or not _is_signed(labels[0])):
+            return self._known_target(y)  # the fast path (river's booleans once seen)
+        if labels and _is_signed(labels[0]):
+            if not _is_signed(y):
+                raise ValueError(f"y must be a boolean or an integer 0, 1 or -1 like the first label "
+                                 f"{labels[0]!r}, got {y!r}")
+        if y not in labels:
+            if len(labels) == 2:
+                raise ValueError(f"y must be one of the two labels seen so far {labels!r}, got {y!r}")
+            if labels and _is_signed(y) and (y == 1) == (labels[0] == 1):
+                raise ValueError(f"y = {y!r} is the same class as {labels[0]!r} (0, False and -1 are all the negative "
+                                 f"class): use one of them")
+            labels.append(y)
+        return self._known_target(y)
+
+    def _known_target(self, y) -> float:
+        labels = self._labels
+        if _is_signed(labels[0]):
+            return 1.0 if y == 1 else -1.0
+        return 1.0 if len(labels) == 2 and y == labels[1] else -1.0
+
+    def _keys(self) -> tuple:
+        """(negative, positive) keys of predict_proba_one, or a single key while one non-signed label was seen."""
+        labels = self._labels
+        if not labels:
+            return False, True
+        if _is_signed(labels[0]):
+            neg = next((y for y in labels if y != 1), False)
+            pos = next((y for y in labels if y == 1), True)
+            return neg, pos
+        return tuple(labels)
 
     def learn_one(self, x: dict, y) -> None:
-        target = self._target(y)
-        v = self._learn_vector(x)
-        if v is None:
+        learner, v, target = self._learn_vector(x, lambda: self._target(y))
+        if learner is None:
             return
-        learner = self._learner
         if learner._round_calls_blas:
             with single_threaded_blas:
                 learner._update(v, target)
@@ -252,11 +320,10 @@ class _BinaryClassifier(_FeatureMixin, base.Classifier):
                 p = sigmoid(float(learner._predict(v)))
         else:  # AIOLI's compiled round (v: see learn_one); it returns a Python float
             p = sigmoid(learner._predict_own(v))
-        if not self._labels:
-            return {False: 1.0 - p, True: p}
-        if len(self._labels) == 1:
-            return {self._labels[0]: 1.0}
-        return {self._labels[0]: 1.0 - p, self._labels[1]: p}
+        keys = self._keys()
+        if len(keys) == 1:
+            return {keys[0]: 1.0}
+        return {keys[0]: 1.0 - p, keys[1]: p}
 
 
 class AIOLIClassifier(AIOLIRecipe, _BinaryClassifier):
@@ -442,10 +509,9 @@ class _MulticlassClassifier(_FeatureMixin, base.Classifier):
         return self._make(d, max(2, len(self._classes)))
 
     def learn_one(self, x: dict, y) -> None:
-        c = self._label(y)
-        v = self._learn_vector(x)
-        if v is not None:
-            _in_blas_guard(self._learner, self._learner._update, v, c)
+        learner, v, c = self._learn_vector(x, lambda: self._label(y))
+        if learner is not None:
+            _in_blas_guard(learner, learner._update, v, c)
 
     def predict_proba_one(self, x: dict) -> dict:
         n = len(self._classes)

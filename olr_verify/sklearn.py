@@ -25,7 +25,9 @@ Conventions (as ``SGDClassifier``):
   two scores, shape (n,)), ``predict_proba`` its softmax;
 - predictions are pure: each row is scored by the current learner, independently of the other rows;
 - ``R=None`` (AIOLI, ONS, OGD) is the practical mode of :mod:`olr_verify.river`: R_t is the running max of
-  ‖x_t‖ over the rows seen so far (the guarantee then holds with R replaced by R_n, see that module).
+  ‖x_t‖ over the rows seen so far, R_1 = ‖x_1‖ when the learner is built (the guarantee then holds with R
+  replaced by R_n, see that module); both wrappers compute the same probabilities row for row;
+- each row's norm must be 0 or lie in [1e-30, 1e6] (``recipes.NORM_RANGE``): beyond, a ValueError naming the row.
 
 BLAS runs single-threaded inside each call (``algorithms._threads``).
 """
@@ -41,10 +43,19 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from algorithms._threads import single_threaded_blas
 from olr_verify.adapters.recipes import (AIOLIRecipe, EKFRecipe, FTRLRecipe, GAFRecipe, MulticlassOGDRecipe,
-                                         MulticlassONSRecipe, OGDRecipe, ONSRecipe, ScaleInvariantRecipe)
+                                         MulticlassONSRecipe, OGDRecipe, ONSRecipe, ScaleInvariantRecipe, NORM_RANGE,
+                                         check_norm, row_norms)
 
 __all__ = ["AIOLIClassifier", "ONSClassifier", "OGDClassifier", "EKFClassifier", "FTRLClassifier",
            "ScaleInvariantClassifier", "GAFClassifier", "MulticlassONSClassifier", "MulticlassOGDClassifier"]
+
+
+def _checked_norms(X: np.ndarray) -> np.ndarray:
+    """The rows' norms; ValueError naming the first row outside ``recipes.NORM_RANGE`` (0 is allowed)."""
+    norms = row_norms(X)
+    for i in np.flatnonzero((norms > 0) & ((norms < NORM_RANGE[0]) | (norms > NORM_RANGE[1])))[:1]:
+        check_norm(float(norms[i]), f"X[{i}]")
+    return norms
 
 
 class _OnlineClassifier(ClassifierMixin, BaseEstimator):
@@ -58,8 +69,9 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
         check_classification_targets(y)
         for attr in ("classes_", "_learner"):
             self.__dict__.pop(attr, None)
-        self._start(np.unique(y), y)
-        self._learn(X, y)
+        norms = _checked_norms(X)
+        self._start(np.unique(y), y, norms)
+        self._learn(X, y, norms)
         return self
 
     def partial_fit(self, X, y, classes=None):
@@ -69,16 +81,17 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError("classes must be passed on the first call to partial_fit.")
         X, y = validate_data(self, X, y, reset=first, dtype=np.float64)
         check_classification_targets(y)
+        norms = _checked_norms(X)
         if first:
-            self._start(np.unique(classes), y)
+            self._start(np.unique(classes), y, norms)
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             raise ValueError(f"classes={classes!r} is not the same as on the first call to partial_fit: "
                              f"{self.classes_!r}")
-        self._learn(X, y)
+        self._learn(X, y, norms)
         return self
 
     # ---- state
-    def _start(self, classes: np.ndarray, y) -> None:
+    def _start(self, classes: np.ndarray, y, norms: np.ndarray) -> None:
         self._validate_params()
         if classes.size < 2:
             raise ValueError(f"y must contain at least two classes to fit a classifier; got 1 class: {classes!r}")
@@ -86,7 +99,7 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError("Only binary classification is supported. The type of the target is "
                              f"{type_of_target(y, input_name='y')}.")
         self.classes_ = classes
-        self._R = 0.0
+        self._R = float(norms[0]) if norms.size else 0.0  # R_1 = ||x_1||, as olr_verify.river builds its learner
         self._learner = self._new_learner(self.n_features_in_, classes.size)
 
     def _indices(self, y) -> np.ndarray:
@@ -97,14 +110,13 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"y contains labels not in classes_ {self.classes_!r}: {np.unique(y[bad])!r}")
         return idx
 
-    def _learn(self, X: np.ndarray, y) -> None:
+    def _learn(self, X: np.ndarray, y, norms: np.ndarray) -> None:
         """One online pass; in practical mode R_t grows at the rows where the running max of ||x|| grows."""
         targets = self._targets(self._indices(y))
         if not X.shape[0]:
             return
         starts = [0]
         if self._uses_R and self.R is None:
-            norms = np.sqrt(np.einsum("ij,ij->i", X, X))
             running = np.maximum.accumulate(np.r_[self._R, norms])[1:]
             starts = [0] + [int(i) for i in np.flatnonzero(running[1:] > running[:-1]) + 1]
             marks = running[starts]
@@ -121,6 +133,7 @@ class _OnlineClassifier(ClassifierMixin, BaseEstimator):
     def _scores(self, X) -> np.ndarray:
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
+        _checked_norms(X)
         X = np.require(X, requirements=["C", "A"])  # rows as the learners' _predict expects them (``check_vector``)
         with single_threaded_blas:
             rows = [self._score(x) for x in X]

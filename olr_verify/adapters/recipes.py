@@ -19,6 +19,21 @@ import numpy as np
 from algorithms import AIOLI, EKF, FTRL, GAF, OGD, ONS, MulticlassOGD, MulticlassONS, ScaleInvariantFull
 
 _TINY_R = 1e-300  # R before any nonzero input (the learners require R > 0; R enters no prediction)
+NORM_RANGE = (1e-30, 1e6)  # supported ||x|| besides 0: every learner stays finite there (tests/estimators/test_native.py)
+
+
+def check_norm(norm: float, what: str) -> None:
+    """ValueError naming ``what`` unless ``norm`` is 0 or inside :data:`NORM_RANGE`."""
+    if norm and not NORM_RANGE[0] <= norm <= NORM_RANGE[1]:
+        raise ValueError(f"{what} has norm {norm:.3g}, outside the supported range [{NORM_RANGE[0]:g}, "
+                         f"{NORM_RANGE[1]:g}] (or 0): rescale the features, e.g. with a StandardScaler")
+
+
+def row_norms(X: np.ndarray) -> np.ndarray:
+    """||x|| of each row without overflow or underflow (rows scaled by their largest entry first)."""
+    scale = np.max(np.abs(X), axis=1) if X.shape[1] else np.zeros(X.shape[0])
+    safe = np.where(scale > 0, scale, 1.0)
+    return scale * np.sqrt(np.einsum("ij,ij->i", X / safe[:, None], X / safe[:, None]))
 
 
 class LearnerRecipe:

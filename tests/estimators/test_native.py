@@ -2,6 +2,7 @@
 practical R mode, pure predictions, fresh clones, agreement with the learners of ``algorithms/`` and between the
 two wrappers, and the single-threaded BLAS guard."""
 import math
+import re
 import pickle
 
 import numpy as np
@@ -303,3 +304,102 @@ def test_the_dict_paths_read_values_alike_whatever_the_key_order():
     assert model.predict_proba_one({"b": 0.2, "a": Liar(0.5)}) == same
     assert model.predict_proba_one({"b": 0.2, "a": Liar(0.5), "c": 0.0}) == same
     assert model.predict_proba_one({"a": 0.5, "b": 0.2}) == same
+
+
+# ---- review of the estimators (labels, leading empty dicts, rejected rounds, norm range, sklearn = river)
+BINARY = ["AIOLIClassifier", "ONSClassifier", "OGDClassifier", "EKFClassifier", "FTRLClassifier",
+          "ScaleInvariantClassifier"]
+MULTICLASS = ["GAFClassifier", "MulticlassONSClassifier", "MulticlassOGDClassifier"]
+
+
+@pytest.mark.parametrize("labels,keys", [((0, 1), (0, 1)), ((1, -1), (-1, 1)), ((True, False), (False, True)),
+                                         (("b", "a"), ("b", "a"))])
+def test_each_label_keeps_one_target_and_both_seen_labels_are_keys(labels, keys):
+    model = rv.OGDClassifier()
+    stream = [labels[0], labels[1], labels[0], labels[1], labels[0]]
+    targets = [model._target(y) for y in stream]
+    assert targets[0::2] == [targets[0]] * 3 and targets[1::2] == [targets[1]] * 2 and targets[0] != targets[1]
+    assert tuple(model.predict_proba_one({"a": 1.0})) == keys
+    two = rv.OGDClassifier()
+    two.learn_one({"a": 1.0}, labels[0])
+    two.learn_one({"a": 1.0}, labels[1])
+    assert tuple(two.predict_proba_one({"a": 1.0})) == keys  # both labels are keys as soon as both were seen
+    if labels[0] in (1, True):
+        assert targets[0] == 1.0  # 1 == True is the positive class whichever comes first
+
+
+@pytest.mark.parametrize("stream", [[0, 2], [1, 2], [True, "x"], [0, -1], ["a", "b", "c"]])
+def test_a_label_outside_the_convention_of_the_first_one_raises(stream):
+    model = rv.OGDClassifier()
+    for y in stream[:-1]:
+        model.learn_one({"a": 1.0}, y)
+    with pytest.raises(ValueError, match="y"):
+        model.learn_one({"a": 1.0}, stream[-1])
+
+
+@pytest.mark.parametrize("name", BINARY + MULTICLASS)
+def test_leading_empty_dicts_are_rounds_with_x_zero(name):
+    cls = getattr(rv, name)
+    labels = [True, False, True, True, False] if name in BINARY else [0, 1, 0, 2, 1]
+    empty, zero = cls(), cls()
+    for i, y in enumerate(labels):
+        x = {"f": float(i) - 1.5, "g": 0.5 * i} if i >= 2 else {}
+        empty.learn_one(x, y)
+        zero.learn_one(x or {"f": 0.0, "g": 0.0}, y)
+        probe = {"f": 1.0, "g": -2.0}
+        assert empty.predict_proba_one(probe) == zero.predict_proba_one(probe), i
+
+
+@pytest.mark.parametrize("name", BINARY + MULTICLASS)
+def test_a_rejected_x_leaves_no_trace(name):
+    model = getattr(rv, name)()
+    model.learn_one({"a": 1.0}, "spam" if name in BINARY else "x")
+    def state(m):  # everything but the memo of the last converted dict
+        return pickle.dumps({k: v for k, v in m.__dict__.items() if k != "_seen"})
+
+    before = state(model)
+    for bad in ({"a": math.nan}, {"a": None}, {"a": 1e7}, {"a": 1e-31}):
+        with pytest.raises(ValueError, match=r"x\b|x\["):
+            model.learn_one(bad, "eggs" if name in BINARY else "z")
+    assert state(model) == before
+
+
+@pytest.mark.parametrize("name", BINARY + MULTICLASS)
+@pytest.mark.parametrize("norm", [1.001e-30, 1e-12, 1e3, 0.999e6])  # the range's ends, rounding aside
+def test_every_estimator_stays_finite_at_the_ends_of_the_norm_range(name, norm):
+    import warnings
+
+    X, y = _stream(n=30, d=3, seed=9)
+    X = X / np.linalg.norm(X, axis=1, keepdims=True) * norm
+    labels = y if name in BINARY else (np.arange(30) % 3)
+    model = getattr(rv, name)()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for x, label in zip(_dicts(X), labels):
+            p = model.predict_proba_one(x)
+            assert all(math.isfinite(v) for v in p.values())
+            model.learn_one(x, label)
+        est = getattr(sk, name)(**({"m": 20} if name == "GAFClassifier" else {})).fit(X, labels)
+        assert np.all(np.isfinite(est.predict_proba(X)))
+
+
+def test_norms_outside_the_range_raise_naming_x_in_both_wrappers():
+    for x, norm in (({"a": 1e155, "b": 1.0}, "1e+155"), ({"a": 1e-170}, "1e-170")):
+        with pytest.raises(ValueError, match=re.escape(f"x has norm {norm}")):
+            rv.AIOLIClassifier().learn_one(x, True)
+    X = np.array([[1.0, 0.0], [1e160, 1e160]])
+    with pytest.raises(ValueError, match=r"X\[1\] has norm 1.41e\+160"):
+        sk.AIOLIClassifier().fit(X, [0, 1])
+
+
+@pytest.mark.parametrize("name", BINARY)
+def test_sklearn_and_river_compute_the_same_thing_row_for_row(name):
+    X, y = _stream(n=60, d=3, seed=5)
+    X[0] *= 2.0  # the first row sets R_1 (ONS fixes eps from it)
+    model, margins = getattr(rv, name)(), []
+    for x, label in zip(_dicts(X), y):
+        model.predict_proba_one(x)
+        model.learn_one(x, label)
+    est = getattr(sk, name)().fit(X, y)
+    np.testing.assert_allclose(est.predict_proba(X)[:, 1], [model.predict_proba_one(x)[True] for x in _dicts(X)],
+                               rtol=0, atol=1e-12)

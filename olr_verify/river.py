@@ -121,17 +121,9 @@ class _FeatureMixin:
         self._seen = (None, None, 0.0)  # (values, vector, ||vector||²) of the last dict converted on the fast path
 
     def _split(self, x: dict) -> tuple[np.ndarray, float, list, list]:
-        """:meth:`_split_raw`, with ‖x‖ checked to lie in ``NORM_RANGE`` (or be 0) before anything changes."""
-        v, ss, new, values = self._split_raw(x)
-        if not MIN_SS <= ss <= MAX_SS:
-            norm = math.hypot(*v, *values)  # no overflow or underflow on the way
-            check_norm(norm, "x")
-            ss = norm * norm
-        return v, ss, new, values
-
-    def _split_raw(self, x: dict) -> tuple[np.ndarray, float, list, list]:
         """(vector over the known features, its squared norm, the new names sorted, their values); a missing
-        feature is 0. The vector is shared with the caller's next call on equal values: never modify it."""
+        feature is 0. ‖x‖ is checked to be 0 or in ``NORM_RANGE`` (ValueError naming x) before anything changes.
+        The vector is shared with the caller's next call on equal values: never modify it."""
         names = self._names
         if len(x) == len(names):  # fast paths: the same features as before (same order: no key look-ups)
             try:
@@ -151,7 +143,7 @@ class _FeatureMixin:
                 v = None  # a non-numeric value: the slow path names it
             if v is not None:
                 ss = _sumsq(v)
-                if math.isfinite(ss):  # finite v·v: finite entries (BLAS: no warnings)
+                if MIN_SS <= ss <= MAX_SS:  # finite entries (BLAS: no warnings), norm in range: no further check
                     if values is not None:
                         self._seen = (values, v, ss)
                     return v, ss, _NONE, _NONE
@@ -166,7 +158,9 @@ class _FeatureMixin:
                 v[i] = _value(k, val)
         new = _sorted_names(new)
         new_values = [_value(k, x[k]) for k in new]
-        return v, _sumsq(v) + math.fsum(a * a for a in new_values), new, new_values  # BLAS: inf, no warning
+        norm = math.hypot(*v, *new_values)  # no overflow or underflow on the way
+        check_norm(norm, "x")
+        return v, norm * norm, new, new_values
 
     def _new_learner(self, d: int):
         """A learner of dimension d that has learned the rounds whose x had no feature yet (x = 0 in R^d): the
@@ -186,12 +180,12 @@ class _FeatureMixin:
         else:
             self._extend(self._learner, len(new))
 
-    def _learn_vector(self, x: dict, register):
+    def _learn_vector(self, x: dict, y):
         """(learner, input vector, target) for learn_one, after growing the state for new features; the learner is
-        None while no feature was seen (the round is kept for :meth:`_new_learner`). ``register()`` records the
+        None while no feature was seen (the round is kept for :meth:`_new_learner`). ``_register(y)`` records the
         label and returns the learner's target: it runs once x is known to be valid, before any state changes."""
         v, ss, new, values = self._split(x)
-        target = register()
+        target = self._register(y)
         if new and self._learner is None and self._pending:
             v = np.concatenate([v, values])  # built at R_1 = 0 (the first rounds' x was 0), as with 0-valued features
             self._grow(new)
@@ -261,16 +255,19 @@ class _BinaryClassifier(_FeatureMixin, base.Classifier):
         self._validate_params()
         self._init_features()
         self._labels: list = []  # distinct labels in order of appearance (at most two)
+        self._targets: dict = {}  # label -> the learner's ±1, fixed when the label is first seen
+        self._key_pair: tuple = (False, True)  # keys of predict_proba_one (:meth:`_keys`)
 
     @property
     def _multiclass(self) -> bool:
         return False
 
-    def _target(self, y) -> float:
+    def _register(self, y) -> float:
         """The learner's ±1 for y; records y (see the class docstring for the conventions)."""
+        target = self._targets.get(y)
+        if target is not None:  # a label seen before (the fast path)
+            return target
         labels = self._labels
-        if y in labels and (y is True or y is False or not labels or not _is_signed(labels[0])):
-            return self._known_target(y)  # the fast path (river's booleans once seen)
         if labels and _is_signed(labels[0]):
             if not _is_signed(y):
                 raise ValueError(f"y must be a boolean or an integer 0, 1 or -1 like the first label "
@@ -282,13 +279,13 @@ class _BinaryClassifier(_FeatureMixin, base.Classifier):
                 raise ValueError(f"y = {y!r} is the same class as {labels[0]!r} (0, False and -1 are all the negative "
                                  f"class): use one of them")
             labels.append(y)
-        return self._known_target(y)
-
-    def _known_target(self, y) -> float:
-        labels = self._labels
         if _is_signed(labels[0]):
-            return 1.0 if y == 1 else -1.0
-        return 1.0 if len(labels) == 2 and y == labels[1] else -1.0
+            target = 1.0 if y == 1 else -1.0
+        else:
+            target = 1.0 if len(labels) == 2 else -1.0
+        self._targets[y] = target
+        self._key_pair = self._keys()
+        return target
 
     def _keys(self) -> tuple:
         """(negative, positive) keys of predict_proba_one, or a single key while one non-signed label was seen."""
@@ -302,7 +299,7 @@ class _BinaryClassifier(_FeatureMixin, base.Classifier):
         return tuple(labels)
 
     def learn_one(self, x: dict, y) -> None:
-        learner, v, target = self._learn_vector(x, lambda: self._target(y))
+        learner, v, target = self._learn_vector(x, y)
         if learner is None:
             return
         if learner._round_calls_blas:
@@ -320,7 +317,7 @@ class _BinaryClassifier(_FeatureMixin, base.Classifier):
                 p = sigmoid(float(learner._predict(v)))
         else:  # AIOLI's compiled round (v: see learn_one); it returns a Python float
             p = sigmoid(learner._predict_own(v))
-        keys = self._keys()
+        keys = self._key_pair
         if len(keys) == 1:
             return {keys[0]: 1.0}
         return {keys[0]: 1.0 - p, keys[1]: p}
@@ -495,7 +492,7 @@ class _MulticlassClassifier(_FeatureMixin, base.Classifier):
     def _multiclass(self) -> bool:
         return True
 
-    def _label(self, y) -> int:
+    def _register(self, y) -> int:
         i = self._class_index.get(y)
         if i is None:
             i = len(self._classes)
@@ -509,7 +506,7 @@ class _MulticlassClassifier(_FeatureMixin, base.Classifier):
         return self._make(d, max(2, len(self._classes)))
 
     def learn_one(self, x: dict, y) -> None:
-        learner, v, c = self._learn_vector(x, lambda: self._label(y))
+        learner, v, c = self._learn_vector(x, y)
         if learner is not None:
             _in_blas_guard(learner, learner._update, v, c)
 

@@ -317,7 +317,7 @@ MULTICLASS = ["GAFClassifier", "MulticlassONSClassifier", "MulticlassOGDClassifi
 def test_each_label_keeps_one_target_and_both_seen_labels_are_keys(labels, keys):
     model = rv.OGDClassifier()
     stream = [labels[0], labels[1], labels[0], labels[1], labels[0]]
-    targets = [model._target(y) for y in stream]
+    targets = [model._register(y) for y in stream]
     assert targets[0::2] == [targets[0]] * 3 and targets[1::2] == [targets[1]] * 2 and targets[0] != targets[1]
     assert tuple(model.predict_proba_one({"a": 1.0})) == keys
     two = rv.OGDClassifier()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 
 import sympy as sp
 from flint import arb, fmpq
@@ -310,9 +311,9 @@ class Inequality:
         order = node.get("order", 2)
         if order not in TOUCHING_ORDERS or (order > 2 and len(idx) != 1):
             raise Rejected(f"touching order must be one of {TOUCHING_ORDERS} (above 2: one coordinate)")
-        if order > 2:
-            return self.touching_exact(point, box, order) and self.remainder_sign(idx[0], point, box, order)
-        return self.touching_exact(point, box) and self.touching_convex(idx, box)
+        if order > 2:  # the interval conditions first: they are cheap, sympy's exact ones are not
+            return self.remainder_sign(idx[0], point, box, order) and self.touching_exact(point, box, order)
+        return self.touching_convex(idx, box) and self.touching_exact(point, box)
 
     def close_minimum(self, node, box) -> bool:
         """``s(x) >= s(p*) >= 0`` on the box (``> 0`` when strict), with ``p*`` = ``point`` (:meth:`minimum_rest`);
@@ -499,23 +500,36 @@ def identically_zero(expr: sp.Expr) -> bool:
     return e == 0 or sp.cancel(sp.together(e)) == 0
 
 
+@functools.lru_cache(maxsize=4096)  # a pure function of the expression: the search asks the same on many boxes
 def exactly_zero(value: sp.Expr) -> bool:
     """sympy reduces ``value`` to exactly 0, its free symbols taken real (the domain's coordinates are)."""
     if value == 0:
         return True
     value = value.subs({v: sp.Symbol(v.name, real=True) for v in value.free_symbols}, simultaneous=True)
-    if not value.free_symbols:  # a cheap screen: an enclosure away from 0 settles it
-        try:
-            iv = compile_expr(value)({})
-            if iv.gt0() or iv.lt0():
-                return False
-        except Undefined:
-            pass
+    if _nonzero_somewhere(value):  # a cheap screen (it can only say "not 0"): sympy's simplify is slow
+        return False
     for fn in (sp.simplify, lambda v: sp.simplify(v.rewrite(sp.exp))):
         try:
             if fn(value) == 0:
                 return True
         except Exception:  # noqa: BLE001 - a transformation that fails is not a proof of 0
+            continue
+    return False
+
+
+SCREEN_POINTS = ((sp.Rational(37, 100), sp.Rational(11, 100)), (sp.Rational(83, 100), sp.Rational(-29, 100)))
+
+
+def _nonzero_somewhere(value: sp.Expr) -> bool:
+    """The enclosure of ``value`` at a rational point (free symbols at ``a + b i``, i their rank) excludes 0: a
+    real point where value is not 0, so it is not identically 0. False when it cannot tell (never a proof)."""
+    names = sorted(value.free_symbols, key=lambda v: v.name)
+    for a, b in SCREEN_POINTS:
+        try:
+            iv = compile_expr(value.subs({v: a + b * i for i, v in enumerate(names)}, simultaneous=True))({})
+            if iv.gt0() or iv.lt0():
+                return True
+        except (Undefined, ZeroDivisionError, ValueError, TypeError, ExprError):
             continue
     return False
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import hashlib
 
 import sympy as sp
 from flint import arb, fmpq
@@ -16,6 +17,9 @@ TOUCHING_ORDERS = (2, 3, 4, 5, 6, 7, 8)  # orders of a one-coordinate touching p
 MAX_PIECES = 64  # pieces of one multiplier closer
 MAX_ORDER = 2  # derivatives used to establish a monotone closer's slope
 MAX_TERMS = 20_000  # monomials an exact check may expand to (a hostile (a+...+h)**64 would have 10^9)
+MAX_HESSIAN = 4  # coordinates of a touching/minimum Hessian (its leading minors cost n! by cofactors)
+MAX_EXACT_OPS = 400  # size (sympy count_ops) of a form sympy may simplify
+MAX_DERIV_OPS = 4000  # size of a derivative of order 3 or more
 
 
 class Rejected(Exception):
@@ -170,9 +174,24 @@ class Inequality:
         return x.gt0() if self.strict else x.ge0()
 
     def deriv(self, *idx) -> object:
+        """The compiled enclosure of the derivative of s in the coordinates ``idx`` (sorted, repeats = order)."""
         if idx not in self._derivs:
-            self._derivs[idx] = compile_expr(sp.diff(self.slack, *[self.syms[i] for i in idx]))
+            self._derivs[idx] = compile_expr(self.diff(idx))
         return self._derivs[idx]
+
+    def diff(self, idx: tuple) -> sp.Expr:
+        """d s / d x_idx by sympy; beyond order 2 each order, lowest first, must stay within
+        ``MAX_DERIV_OPS`` operations (nested functions blow up: atan(tanh(...)) 8 deep has a 7th derivative that
+        sympy alone takes minutes to write)."""
+        key = ("expr", idx)
+        if key not in self._derivs:
+            if len(idx) > 2:
+                self.diff(idx[:-1])  # the lower orders first: each is checked before the next is written
+            d = sp.diff(self.slack, *[self.syms[i] for i in idx])  # sympy's form (its enclosure is the one used)
+            if len(idx) > 2 and sp.count_ops(d) > MAX_DERIV_OPS:
+                raise Rejected(f"a derivative of order {len(idx)} of more than {MAX_DERIV_OPS} operations")
+            self._derivs[key] = d
+        return self._derivs[key]
 
     # ---------------------------------------------------------------- closers
     def close_interval(self, node, box) -> bool:
@@ -184,6 +203,7 @@ class Inequality:
         if any(isinstance(e, float) for ends in box.values() for e in ends):
             raise Rejected("mean_value needs a bounded box")
         env = env_of(box)
+        self.f(env)  # s is real on the whole box (else Undefined: no closure)
         centre = {n: (lo + hi) / 2 for n, (lo, hi) in box.items()}
         acc = self.f(env_of({n: (c, c) for n, c in centre.items()}))
         for i, n in enumerate(self.names):
@@ -345,11 +365,13 @@ class Inequality:
             wide[n.name] = X(lower([wide[n.name].lo, at.lo]), upper([wide[n.name].hi, at.hi]))
         self.f(wide)  # s is real on the widened box (else Undefined: no closure)
         idx = [self.names.index(n) for n in raw]
+        if len(idx) > MAX_HESSIAN:
+            raise Rejected(f"minimum names more than {MAX_HESSIAN} coordinates")
         h = [[self.deriv(*sorted((i, j)))(wide) for j in idx] for i in idx]
         if not (h[0][0].ge0() if len(idx) == 1 else
                 all(det([row[:k] for row in h[:k]]).gt0() for k in range(1, len(idx) + 1))):
             return None
-        if not all(exactly_zero(sp.diff(self.slack, self.syms[i]).subs(point, simultaneous=True)) for i in idx):
+        if not all(exactly_zero(self.diff((i,)).subs(point, simultaneous=True)) for i in idx):
             return None
         return self.slack.subs(point, simultaneous=True)
 
@@ -368,13 +390,15 @@ class Inequality:
         (:meth:`remainder_sign`), Taylor's theorem with the Lagrange remainder gives s >= 0 there."""
         at = _fixed(box, self.names) | {sp.Symbol(n): sp.Rational(int(p.p), int(p.q)) for n, p in point.items()}
         idx = [self.names.index(n) for n in point if box[n][0] != box[n][1]]
-        exprs = [self.slack] + [sp.diff(self.slack, self.syms[i]) for i in idx]
+        exprs = [self.slack] + [self.diff((i,)) for i in idx]
         if order > 2:
-            exprs += [sp.diff(self.slack, self.syms[idx[0]], k) for k in range(2, order)]
+            exprs += [self.diff((idx[0],) * k) for k in range(2, order)]
         return all(exactly_zero(e.subs(at)) for e in exprs)
 
     def touching_convex(self, idx, box) -> bool:
         """The interval Hessian in the coordinates idx is positive definite on the box."""
+        if len(idx) > MAX_HESSIAN:
+            raise Rejected(f"touching names more than {MAX_HESSIAN} coordinates")
         env = env_of(box)
         h = [[self.deriv(*sorted((i, j)))(env) for j in idx] for i in idx]
         return all(det([row[:k] for row in h[:k]]).gt0() for k in range(1, len(idx) + 1))
@@ -469,9 +493,14 @@ def _terms(e: sp.Expr) -> int:
         for a in e.args:
             out = min(out * _terms(a), 10 * MAX_TERMS)
         return out
-    if e.is_Pow and e.args[1].is_Integer and e.args[1] > 1:
+    if e.is_Pow and e.args[1].is_Integer and abs(e.args[1]) > 1:  # expand also expands negative powers
         m = _terms(e.args[0])
-        return comb(m + int(e.args[1]) - 1, int(e.args[1])) if m > 1 else 1
+        k = abs(int(e.args[1]))
+        return min(comb(m + k - 1, k), 10 * MAX_TERMS) if m > 1 else 1
+    if e.is_Pow:  # other exponents: expand works on the base
+        return _terms(e.args[0])
+    if e.args:  # a function: expand works on its arguments too (exp((a+...+f)**40) is one term, but costly)
+        return min(max(1, sum(_terms(a) for a in e.args)), 10 * MAX_TERMS)
     return 1
 
 
@@ -508,6 +537,8 @@ def exactly_zero(value: sp.Expr) -> bool:
     value = value.subs({v: sp.Symbol(v.name, real=True) for v in value.free_symbols}, simultaneous=True)
     if _nonzero_somewhere(value):  # a cheap screen (it can only say "not 0"): sympy's simplify is slow
         return False
+    if sp.count_ops(value) > MAX_EXACT_OPS:  # simplify has no budget: a large form is not shown to be 0
+        return False
     for fn in (sp.simplify, lambda v: sp.simplify(v.rewrite(sp.exp))):
         try:
             if fn(value) == 0:
@@ -517,16 +548,22 @@ def exactly_zero(value: sp.Expr) -> bool:
     return False
 
 
-SCREEN_POINTS = ((sp.Rational(37, 100), sp.Rational(11, 100)), (sp.Rational(83, 100), sp.Rational(-29, 100)))
+def _screen_points(value: sp.Expr) -> list[list[sp.Rational]]:
+    """Three rational points, drawn from a hash of the expression (a fixed, public point could be made a root
+    of a factor on purpose): coordinates p/97 with p in [-97, 194]."""
+    digest = hashlib.sha256(sp.srepr(value).encode()).digest()
+    n = len(value.free_symbols)
+    return [[sp.Rational(int(digest[(3 * k + i) % 32]) + int(digest[(7 * k + 2 * i + 1) % 32]) % 37 - 97, 97)
+             for i in range(n)] for k in range(3)]
 
 
 def _nonzero_somewhere(value: sp.Expr) -> bool:
-    """The enclosure of ``value`` at a rational point (free symbols at ``a + b i``, i their rank) excludes 0: a
-    real point where value is not 0, so it is not identically 0. False when it cannot tell (never a proof)."""
+    """The enclosure of ``value`` at a rational point excludes 0: a real point where value is not 0, so it is
+    not identically 0. False when it cannot tell (never a proof)."""
     names = sorted(value.free_symbols, key=lambda v: v.name)
-    for a, b in SCREEN_POINTS:
+    for point in _screen_points(value):
         try:
-            iv = compile_expr(value.subs({v: a + b * i for i, v in enumerate(names)}, simultaneous=True))({})
+            iv = compile_expr(value.subs(dict(zip(names, point)), simultaneous=True))({})
             if iv.gt0() or iv.lt0():
                 return True
         except (Undefined, ZeroDivisionError, ValueError, TypeError, ExprError):

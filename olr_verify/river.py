@@ -118,34 +118,41 @@ class _FeatureMixin:
         self._learner = None
         self._pending: list = []  # targets of the rounds learned before any feature was seen (x = 0 there)
         self._R = 0.0  # running max of ||x_t|| (practical mode)
-        self._seen = (None, None, 0.0)  # (values, vector, ||vector||²) of the last dict converted on the fast path
+        self._seen = (None, None, None, 0.0)  # (key order, values, vector, ||vector||²) of the last fast conversion
+        self._order: tuple = (None, None)  # (keys, permutation to the coordinates) of the last order != _names
 
     def _split(self, x: dict) -> tuple[np.ndarray, float, list, list]:
         """(vector over the known features, its squared norm, the new names sorted, their values); a missing
         feature is 0. ‖x‖ is checked to be 0 or in ``NORM_RANGE`` (ValueError naming x) before anything changes.
         The vector is shared with the caller's next call on equal values: never modify it."""
         names = self._names
-        if len(x) == len(names):  # fast paths: the same features as before (same order: no key look-ups)
+        if len(x) == len(names):  # fast paths: the same features as before, in a key order seen before
+            v = None
             try:
-                if list(x) == names:
+                keys = list(x)
+                if keys == names:  # the coordinates' order
+                    order, perm = names, None
+                elif keys == self._order[0]:  # the last other order (e.g. f0, f1, f2 ... against sorted f0, f1, f10)
+                    order, perm = self._order
+                elif x.keys() == self._index.keys():  # a new order: v[index[k]] = x[k], as a permutation
+                    self._order = order, perm = keys, np.argsort([self._index[k] for k in keys])
+                else:
+                    order = None
+                if order is not None:
                     values = tuple(x.values())
-                    seen_values, seen_v, seen_ss = self._seen
-                    if values == seen_values:  # predict_proba_one then learn_one on the same x: convert once
+                    seen_order, seen_values, seen_v, seen_ss = self._seen
+                    if order is seen_order and values == seen_values:  # predict then learn on the same x
                         return seen_v, seen_ss, _NONE, _NONE
                     v = np.empty(len(names))
                     _packer(len(names))(v, 0, *values)  # each value as a C double (``_value``), in C
-                elif x.keys() == self._index.keys():
-                    values, v = None, np.empty(len(names))
-                    _packer(len(names))(v, 0, *map(x.__getitem__, names))
-                else:
-                    v = None
+                    if perm is not None:
+                        v = v[perm]
             except (TypeError, ValueError, struct.error):
                 v = None  # a non-numeric value: the slow path names it
             if v is not None:
                 ss = _sumsq(v)
                 if MIN_SS <= ss <= MAX_SS:  # finite entries (BLAS: no warnings), norm in range: no further check
-                    if values is not None:
-                        self._seen = (values, v, ss)
+                    self._seen = (order, values, v, ss)
                     return v, ss, _NONE, _NONE
         v = np.zeros(len(names))
         new = []
@@ -171,6 +178,7 @@ class _FeatureMixin:
         return learner
 
     def _grow(self, new: list) -> None:
+        self._order = (None, None)  # a key order of fewer features: its permutation no longer applies
         for k in new:
             self._index[k] = len(self._names)
             self._names.append(k)

@@ -403,3 +403,27 @@ def test_sklearn_and_river_compute_the_same_thing_row_for_row(name):
     est = getattr(sk, name)().fit(X, y)
     np.testing.assert_allclose(est.predict_proba(X)[:, 1], [model.predict_proba_one(x)[True] for x in _dicts(X)],
                                rtol=0, atol=1e-12)
+
+
+def test_the_conversion_memo_tells_key_orders_apart():
+    """predict/learn reuse the last converted vector when the values repeat: the same values in another key order
+    are another x ({"a": 1, "b": 2} then {"b": 1, "a": 2})."""
+    model = rv.OGDClassifier()
+    model.learn_one({"a": 0.5, "b": -1.0}, True)
+    p1 = model.predict_proba_one({"a": 1.0, "b": 2.0})
+    p2 = model.predict_proba_one({"b": 1.0, "a": 2.0})
+    fresh = rv.OGDClassifier()
+    fresh.learn_one({"a": 0.5, "b": -1.0}, True)
+    assert p2 == fresh.predict_proba_one({"a": 2.0, "b": 1.0}) and p1 != p2
+
+
+def test_a_stream_in_natural_key_order_equals_the_sorted_one():
+    X, y = _stream(n=40, d=4, seed=2)
+    X = np.hstack([X] * 3)  # 12 features: f10, f11 sort before f2
+    natural, shuffled = rv.AIOLIClassifier(), rv.AIOLIClassifier()
+    for row, label in zip(X, y):
+        x = {f"f{j}": float(v) for j, v in enumerate(row)}
+        s = dict(sorted(x.items()))
+        assert natural.predict_proba_one(x) == shuffled.predict_proba_one(s)
+        natural.learn_one(x, label)
+        shuffled.learn_one(s, label)

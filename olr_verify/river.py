@@ -42,8 +42,8 @@ coordinates of each round, not in the raw ones: the regret guarantee is about th
 
 BLAS: the learners run single-threaded BLAS inside each call (``algorithms._threads``); AIOLI's compiled round
 calls no BLAS and skips that guard (its BLAS-3 fold enters it). Dict → vector: one ``struct`` ``pack_into`` per
-new dict (each value read as a C double, as ``_value`` reads it on the slow path); ``learn_one`` after
-``predict_proba_one`` on equal values reuses the prediction's vector.
+dict (each value read as a C double, as ``_value`` reads it on the slow path); ``learn_one`` after
+``predict_proba_one`` on the same doubles in the same key order reuses the prediction's vector and norm.
 """
 from __future__ import annotations
 
@@ -118,7 +118,7 @@ class _FeatureMixin:
         self._learner = None
         self._pending: list = []  # targets of the rounds learned before any feature was seen (x = 0 there)
         self._R = 0.0  # running max of ||x_t|| (practical mode)
-        self._seen = (None, None, None, 0.0)  # (key order, values, vector, ||vector||²) of the last fast conversion
+        self._seen = (None, None, None, 0.0)  # (key order, packed doubles, vector, ||vector||²) of the last conversion
         self._order: tuple = (None, None)  # (keys, permutation to the coordinates) of the last order != _names
 
     def _split(self, x: dict) -> tuple[np.ndarray, float, list, list]:
@@ -139,12 +139,12 @@ class _FeatureMixin:
                 else:
                     order = None
                 if order is not None:
-                    values = tuple(x.values())
-                    seen_order, seen_values, seen_v, seen_ss = self._seen
-                    if order is seen_order and values == seen_values:  # predict then learn on the same x
-                        return seen_v, seen_ss, _NONE, _NONE
                     v = np.empty(len(names))
-                    _packer(len(names))(v, 0, *values)  # each value as a C double (``_value``), in C
+                    _packer(len(names))(v, 0, *x.values())  # each value as a C double (``_value``), in C
+                    packed = v.tobytes()  # the memo compares the doubles read, not the objects (0.1 == float16(0.1))
+                    seen_order, seen_packed, seen_v, seen_ss = self._seen
+                    if order is seen_order and packed == seen_packed:  # predict then learn on the same x
+                        return seen_v, seen_ss, _NONE, _NONE
                     if perm is not None:
                         v = v[perm]
             except (TypeError, ValueError, struct.error):
@@ -152,7 +152,7 @@ class _FeatureMixin:
             if v is not None:
                 ss = _sumsq(v)
                 if MIN_SS <= ss <= MAX_SS:  # finite entries (BLAS: no warnings), norm in range: no further check
-                    self._seen = (order, values, v, ss)
+                    self._seen = (order, packed, v, ss)
                     return v, ss, _NONE, _NONE
         v = np.zeros(len(names))
         new = []
@@ -272,8 +272,8 @@ class _BinaryClassifier(_FeatureMixin, base.Classifier):
 
     def _register(self, y) -> float:
         """The learner's ±1 for y; records y (see the class docstring for the conventions)."""
-        target = self._targets.get(y)
-        if target is not None:  # a label seen before (the fast path)
+        target = self._targets.get((y.__class__, y))
+        if target is not None:  # a label seen before, of the same type (1.0 is not 1: the fast path)
             return target
         labels = self._labels
         if labels and _is_signed(labels[0]):
@@ -291,7 +291,7 @@ class _BinaryClassifier(_FeatureMixin, base.Classifier):
             target = 1.0 if y == 1 else -1.0
         else:
             target = 1.0 if len(labels) == 2 else -1.0
-        self._targets[y] = target
+        self._targets[(y.__class__, y)] = target
         self._key_pair = self._keys()
         return target
 

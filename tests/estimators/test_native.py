@@ -427,3 +427,41 @@ def test_a_stream_in_natural_key_order_equals_the_sorted_one():
         assert natural.predict_proba_one(x) == shuffled.predict_proba_one(s)
         natural.learn_one(x, label)
         shuffled.learn_one(s, label)
+
+
+def test_the_memo_compares_the_doubles_read_not_the_objects():
+    """float16(0.1) == 0.1 and a 0-d array compares equal to itself after a change: neither may reuse the vector
+    of the preceding prediction; a complex value must be refused even right after an equal real one."""
+    probe = {"f": 1.0, "g": -1.0}
+
+    def warm():
+        model = rv.EKFClassifier()
+        model.learn_one({"f": 0.5, "g": 0.5}, False)  # the features exist: the fast path and its memo apply
+        return model
+
+    def learnt(first, second):
+        model = warm()
+        model.predict_proba_one(first)
+        model.learn_one(second, True)
+        return model.predict_proba_one(probe)[True]
+
+    plain = {"f": 0.1, "g": 1.0}
+    assert learnt({"f": np.float16(0.1), "g": 1.0}, plain) == learnt(plain, plain)
+    box = np.array(0.2)
+    x = {"f": box, "g": 1.0}
+    model = warm()
+    model.predict_proba_one(x)
+    box[()] = 0.9
+    model.learn_one(x, True)
+    assert model.predict_proba_one(probe)[True] == learnt({"f": 0.9, "g": 1.0}, {"f": 0.9, "g": 1.0})
+    model = warm()
+    model.predict_proba_one({"f": 1.0, "g": 1.0})
+    with pytest.raises(ValueError, match="real number"):
+        model.learn_one({"f": 1 + 0j, "g": 1.0}, True)
+
+
+def test_a_float_label_is_not_taken_for_the_integer_it_equals():
+    model = rv.OGDClassifier()
+    model.learn_one({"a": 1.0}, 1)
+    with pytest.raises(ValueError, match="boolean or an integer"):
+        model.learn_one({"a": 1.0}, 1.0)

@@ -124,7 +124,7 @@ class _FeatureMixin:
     def _split(self, x: dict) -> tuple[np.ndarray, float, list, list]:
         """(vector over the known features, its squared norm, the new names sorted, their values); a missing
         feature is 0. ‖x‖ is checked to be 0 or in ``NORM_RANGE`` (ValueError naming x) before anything changes.
-        The vector is shared with the caller's next call on equal values: never modify it."""
+        The vector is shared with the caller's next call on the same doubles: never modify it."""
         names = self._names
         if len(x) == len(names):  # fast paths: the same features as before, in a key order seen before
             v = None

@@ -6,7 +6,13 @@ the machine. Three choices keep it steady:
 - the clock is the calling thread's CPU time (``time.thread_time``), which does not advance while another
   process holds the core, unlike wall time;
 - BLAS runs on one thread (threadpoolctl), so all of the work is done, and counted, in the calling thread;
-- each size is timed ``repeat`` times and the minimum is kept (the run least disturbed by cache sharing).
+- each size is timed ``repeat`` times and the minimum is kept (the run least disturbed by cache sharing), and
+  :func:`cost_curve` interleaves the repeats (pass r times every size once), so that a disturbance of the
+  machine (another job's cache traffic, a frequency change) touches all sizes alike instead of one end of the
+  fit;
+- :func:`measured_order` measures again when a slope lands near the acceptance line (more passes can only
+  lower each size's floor toward its undisturbed cost), up to a fixed number of passes: a budget in passes,
+  not seconds.
 
 What is left is the memory hierarchy: a d x d state that leaves a cache level makes the raw time jump (an
 O(d^2) round measured at d = 200 ... 800 fits d^2.2 ... d^2.6 here). :data:`MARGIN` absorbs that. The verdict of
@@ -52,6 +58,42 @@ def cpu_seconds(work: Callable[[], Any], repeat: int = 3, setup: Callable[[], An
             work(state) if setup is not None else work()
             best = min(best, time.thread_time() - start)
     return max(best, 1e-9)
+
+
+def cost_curve(sizes: Sequence[int], build: Callable[[int], Any], work: Callable[[Any], Any],
+               repeat: int = 3) -> list[float]:
+    """The least thread CPU time of ``work(build(s))`` at each size ``s`` (``build`` untimed), over ``repeat``
+    passes that each time every size once."""
+    if repeat < 1:
+        raise ValueError(f"repeat must be >= 1, got {repeat}")
+    best = [math.inf] * len(sizes)
+    with single_threaded():
+        for _ in range(repeat):
+            for i, size in enumerate(sizes):
+                state = build(size)
+                start = time.thread_time()
+                work(state)
+                best[i] = min(best[i], time.thread_time() - start)
+    return [max(b, 1e-9) for b in best]
+
+
+#: A slope within this distance of ``printed + margin`` is measured again (see :func:`measured_order`).
+NEAR = 0.25
+
+
+def measured_order(sizes: Sequence[int], build: Callable[[int], Any], work: Callable[[Any], Any], printed: float,
+                   what: str, repeat: int = 3, margin: float = MARGIN, extra_rounds: int = 2) -> Outcome:
+    """:func:`order_outcome` of :func:`cost_curve`; a slope within :data:`NEAR` of the acceptance line gets up
+    to ``extra_rounds`` more rounds of ``repeat`` passes, pooled by the minimum."""
+    costs = cost_curve(sizes, build, work, repeat)
+    rounds = 1
+    while rounds <= extra_rounds and abs(loglog_slope(sizes, costs) - (printed + margin)) < NEAR:
+        costs = [min(a, b) for a, b in zip(costs, cost_curve(sizes, build, work, repeat))]
+        rounds += 1
+    out = order_outcome(sizes, costs, printed, what, margin)
+    out.evidence["passes"] = rounds * repeat
+    out.evidence["pooling"] = "least CPU time per size over interleaved passes (every size once per pass)"
+    return out
 
 
 def loglog_slope(sizes: Sequence[float], seconds: Sequence[float]) -> float:

@@ -39,3 +39,37 @@ def test_bad_input_names_the_argument():
         cpu_seconds(lambda: None, repeat=0)
     with pytest.raises(ValueError, match="sizes and seconds"):
         loglog_slope([1, 2], [1.0])
+
+
+def _python_work(power: float):
+    """A cost of about s**power interpreter steps at size s."""
+    return lambda s: sum(range(int(s ** power)))
+
+
+def test_measured_order_interleaves_and_decides_like_order_outcome():
+    from olr_verify.timing import measured_order
+
+    sizes = (200, 400, 800)
+    out = measured_order(sizes, lambda s: s, _python_work(2.0), 1.0, "quadratic loop", repeat=2)
+    assert out.status == "inconclusive" and out.evidence["loglog_slope"] > 1.7
+    out = measured_order(sizes, lambda s: s, _python_work(1.0), 1.0, "linear loop", repeat=2)
+    assert out.status == "verified"
+
+
+def test_a_slope_near_the_acceptance_line_is_measured_again():
+    from olr_verify.timing import measured_order
+
+    # slope ~2 against the line 1.6 + 0.5: within NEAR, so every extra round runs
+    out = measured_order((300, 600, 1200), lambda s: s, _python_work(2.0), 1.6, "quadratic loop", repeat=1,
+                         extra_rounds=2)
+    assert out.evidence["passes"] == 3
+    # far from the line: one round only
+    out = measured_order((300, 600, 1200), lambda s: s, _python_work(1.0), 3.0, "linear loop", repeat=1)
+    assert out.evidence["passes"] == 1
+
+
+def test_cost_curve_rejects_a_bad_repeat():
+    from olr_verify.timing import cost_curve
+
+    with pytest.raises(ValueError, match="repeat"):
+        cost_curve([1, 2], lambda s: s, lambda s: None, repeat=0)

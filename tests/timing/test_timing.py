@@ -52,6 +52,7 @@ def test_measured_order_interleaves_and_decides_like_order_outcome():
     sizes = (200, 400, 800)
     out = measured_order(sizes, lambda s: s, _python_work(2.0), 1.0, "quadratic loop", repeat=2)
     assert out.status == "inconclusive" and out.evidence["loglog_slope"] > 1.7
+    sizes = (40000, 80000, 160000)  # above the timer's resolution
     out = measured_order(sizes, lambda s: s, _python_work(1.0), 1.0, "linear loop", repeat=2)
     assert out.status == "verified"
 
@@ -73,3 +74,43 @@ def test_cost_curve_rejects_a_bad_repeat():
 
     with pytest.raises(ValueError, match="repeat"):
         cost_curve([1, 2], lambda s: s, lambda s: None, repeat=0)
+
+
+def test_the_hidden_term_grows_with_a_fixed_cost_and_is_reported():
+    from olr_verify.timing import hidden_term
+
+    sizes = [100, 400, 1600]
+    pure = [s ** 2 * 1e-8 for s in sizes]
+    masked = [t + 0.1 for t in pure]  # a fixed cost that dominates the small sizes
+    k_pure, k_masked = hidden_term(sizes, pure, 2), hidden_term(sizes, masked, 2)
+    assert 1 < k_pure < k_masked
+    # adding exactly that term reaches the acceptance line
+    top = max(pure)
+    lifted = [t + k_pure * top * (s / 1600) ** 3 for t, s in zip(pure, sizes)]
+    assert loglog_slope(sizes, lifted) == pytest.approx(2.5, abs=1e-6)
+    assert "hidden_next_order_term" in order_outcome(sizes, masked, 2, "x").evidence
+
+
+def test_costs_below_the_timer_resolution_are_not_a_verdict():
+    out = order_outcome([10, 20, 40], [2e-6, 1e-6, 2e-6], 0, "nothing")
+    assert out.status == "inconclusive" and out.evidence["below_resolution"]
+
+
+@pytest.mark.parametrize("sizes, seconds, word", [
+    ([10, 10, 10], [1.0, 2.0, 3.0], "sizes"), ([0, 10, 20], [1.0, 2.0, 3.0], "sizes"),
+    ([-1, 10, 20], [1.0, 2.0, 3.0], "sizes"), ([5, 10, 20], [0.0, 2.0, 3.0], "seconds"),
+    ([5, 10, 20], [float("nan"), 2.0, 3.0], "seconds")])
+def test_degenerate_measurements_raise_a_named_error(sizes, seconds, word):
+    with pytest.raises(ValueError, match=word):
+        order_outcome(sizes, seconds, 1, "x")
+
+
+def test_measured_order_rejects_bad_budgets():
+    from olr_verify.timing import cost_curve, measured_order
+
+    with pytest.raises(ValueError, match="repeat"):
+        cost_curve([1, 2], lambda s: s, lambda s: None, repeat=2.5)
+    with pytest.raises(ValueError, match="sizes"):
+        cost_curve([], lambda s: s, lambda s: None)
+    with pytest.raises(ValueError, match="extra_rounds"):
+        measured_order([1, 2], lambda s: s, lambda s: None, 1, "x", extra_rounds=-1)

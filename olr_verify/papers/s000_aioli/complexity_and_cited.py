@@ -179,7 +179,8 @@ def table_1_ogd(ctx: Context) -> Outcome:
     from algorithms import OGD
 
     cost, _ = _scan(ctx, "000:table-1/ogd", lambda kw: OGD(kw["d"], 1.0, 1.0),
-                    [200, 800, 3200] if ctx.quick else [400, 1600, 6400, 25600], "d", {"n": 200}, 1.0)
+                    [6400, 25600, 102400] if ctx.quick else [25600, 102400, 409600], "d", {"n": 40}, 1.0)  # below, a
+    # round's fixed cost hides d (slope 0.5 on d = 400 ... 25600)
     return _table(ctx, "000:table-1/ogd", lambda: OGD(1, 2.0, 1.0), 2.0, "B sqrt(n)", 0.5 + 0.15, cost,
                   ("Zinkevich with step B/(R sqrt t), D = 2B, G = R: 3 B R sqrt(n)", lambda n: 3 * 2.0 * math.sqrt(n)))
 
@@ -189,7 +190,8 @@ def table_1_ons(ctx: Context) -> Outcome:
     from algorithms import ONS
 
     cost, _ = _scan(ctx, "000:table-1/ons", lambda kw: ONS(kw["d"], 1.0, 1.0),
-                    [20, 40, 80] if ctx.quick else [40, 80, 160, 320], "d", {"n": 60}, 3.0)
+                    [80, 160, 320, 640] if ctx.quick else [160, 320, 640, 1280], "d", {"n": 30}, 3.0)  # d >= 160: the
+    # d^2 work shows (slope 1.4 on d = 40 ... 320, 2.3 here)
     return _table(ctx, "000:table-1/ons", lambda: ONS(1, 2.0, 1.0), 2.0, "d e^B log(n)", 0.5, cost,
                   ("Hazan et al. 2007: 5 (1/alpha + G D) d log n, alpha = e^{-BR}, G = R, D = 2B",
                    lambda n: 5 * (math.exp(2.0) + 4.0) * math.log(n)))

@@ -50,22 +50,6 @@ def single_threaded() -> Iterator[None]:
         yield
 
 
-def cpu_seconds(work: Callable[[], Any], repeat: int = 3, setup: Callable[[], Any] | None = None) -> float:
-    """The least CPU time of the calling thread over ``repeat`` runs of ``work(setup())`` (or ``work()``).
-
-    ``setup`` (untimed) builds a fresh state for each run, e.g. a new learner."""
-    if repeat < 1:
-        raise ValueError(f"repeat must be >= 1, got {repeat}")
-    best = math.inf
-    with single_threaded():
-        for _ in range(repeat):
-            state = setup() if setup is not None else None
-            start = time.thread_time()
-            work(state) if setup is not None else work()
-            best = min(best, time.thread_time() - start)
-    return max(best, 1e-9)
-
-
 def cost_curve(sizes: Sequence[int], build: Callable[[int], Any], work: Callable[[Any], Any],
                repeat: int = 3) -> list[float]:
     """The least thread CPU time of ``work(build(s))`` at each size ``s`` (``build`` untimed), over ``repeat``
@@ -124,7 +108,7 @@ def loglog_slope(sizes: Sequence[float], seconds: Sequence[float]) -> float:
 
 def hidden_term(sizes: Sequence[float], seconds: Sequence[float], printed: float, margin: float = MARGIN) -> float:
     """How large a term of the next order could hide in the measurements: the least k for which adding
-    ``k * seconds[-1] * (s / max(sizes)) ** (printed + 1)`` to the costs lifts the fitted slope above
+    ``k * c_max * (s / max(sizes)) ** (printed + 1)`` (c_max: the cost at the largest size) to the costs lifts the fitted slope above
     ``printed + margin`` (inf if no k up to 1000 does). A fixed cost that dominates the grid makes k large."""
     s = np.asarray(sizes, float)
     t = np.asarray(seconds, float)
@@ -153,10 +137,11 @@ def order_outcome(sizes: Sequence[int], seconds: Sequence[float], printed: float
                   margin: float = MARGIN) -> Outcome:
     """Is the measured cost O(size**printed)? ``verified`` when the log-log slope is <= ``printed + margin``.
 
-    ``seconds`` are costs measured with :func:`cpu_seconds` at ``sizes`` (fit them on sizes large enough for
+    ``seconds`` are costs measured with :func:`cost_curve` at ``sizes`` (fit them on sizes large enough for
     the printed term to dominate the interpreter's fixed cost)."""
     slope = loglog_slope(sizes, seconds)
-    ok = within_order(slope, printed, margin) and max(seconds) >= RESOLUTION
+    below_resolution = max(seconds) < RESOLUTION
+    ok = within_order(slope, printed, margin) and not below_resolution
     k = hidden_term(sizes, seconds, printed, margin)
     return Outcome("verified" if ok else "inconclusive", "thread CPU time (one BLAS thread), log-log slope",
                    {"what": what, "sizes": list(sizes), "cpu_seconds": [float(f"{t:.4g}") for t in seconds],
@@ -166,5 +151,5 @@ def order_outcome(sizes: Sequence[int], seconds: Sequence[float], printed: float
                     "hidden_next_order_term_means": "a term of order size**(printed + 1) costing up to this many times "
                                                     "the largest measured cost at the largest size would not lift the "
                                                     "slope over the line: the measurement does not exclude it",
-                    "below_resolution": max(seconds) < RESOLUTION,
+                    "below_resolution": below_resolution,
                     "clock": "time.thread_time: CPU time of the measuring thread, not wall time"})

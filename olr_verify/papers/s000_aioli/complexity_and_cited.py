@@ -36,8 +36,9 @@ def _data(rng, n: int, d: int, R: float = 1.0, theta_scale: float = 2.0):
 def _scan(ctx, claim, make, grid, vary: str, fixed: dict, printed: float) -> tuple[Outcome, dict]:
     """Is ``make(kw).run(X, Y)`` O(``vary``**printed)? Thread CPU time over ``grid`` (olr_verify.timing)."""
     rng = _rng(ctx, claim + vary)
-    data = {v: _data(rng, {**fixed, vary: v}["n"], {**fixed, vary: v}["d"]) for v in grid}
-    out = measured_order(grid, lambda v: (make({**fixed, vary: v}), *data[v]), lambda s: s[0].run(s[1], s[2]),
+    kws = {v: {**fixed, vary: v} for v in grid}
+    data = {v: _data(rng, kw["n"], kw["d"]) for v, kw in kws.items()}
+    out = measured_order(grid, lambda v: (make(kws[v]), *data[v]), lambda s: s[0].run(s[1], s[2]),
                          printed, f"run(X, Y) against {vary}")
     out.evidence.update({"vary": vary, "grid": list(grid), "fixed": fixed})
     return out, out.evidence

@@ -117,13 +117,19 @@ def step_p8(ctx: Context) -> Outcome:
 
 # ----------------------------------------------------------------------------- complexity
 
-def _time_rounds(d, K, m, rounds, seed):
+def _gaf_after_one_round(d, K, m, rows, seed):
+    """(GAF of Monte-Carlo size m after one round, X, Y): ``rows`` seeded unit inputs and labels in [0, K)."""
     from algorithms.gaf import GAF
     rng = np.random.default_rng(seed)
-    X = rng.normal(size=(rounds + 2, d)); X /= np.linalg.norm(X, axis=1, keepdims=True)
-    Y = rng.integers(0, K, rounds + 2)
+    X = rng.normal(size=(rows, d)); X /= np.linalg.norm(X, axis=1, keepdims=True)
+    Y = rng.integers(0, K, rows)
     g = GAF(d, K, 1.0, 0.5, mu=0.01, method="mc", m=m)
     g.predict(X[0]); g.update(X[0], int(Y[0]))
+    return g, X, Y
+
+
+def _time_rounds(d, K, m, rounds, seed):
+    g, X, Y = _gaf_after_one_round(d, K, m, rounds + 2, seed)
     tu, tp = [], []
     with single_threaded():  # thread CPU time: a busy machine does not slow it down
         for i in range(1, rounds + 1):
@@ -133,14 +139,10 @@ def _time_rounds(d, K, m, rounds, seed):
 
 
 def _warm_gaf(d, K, seed):
-    """(GAF after one round, x, y) at dimension d: the state one update is timed on."""
-    from algorithms.gaf import GAF
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(2, d)); X /= np.linalg.norm(X, axis=1, keepdims=True)
-    g = GAF(d, K, 1.0, 0.5, mu=0.01, method="mc", m=10)
-    g.predict(X[0]); g.update(X[0], 0)
+    """(GAF after one round, predicting on x, y) at dimension d: the state one update is timed on."""
+    g, X, Y = _gaf_after_one_round(d, K, 10, 2, seed)
     g.predict(X[1])
-    return g, X[1], 1
+    return g, X[1], int(Y[1])
 
 
 _slope = loglog_slope  # (also used by claims_4_to_9) one implementation: olr_verify.timing

@@ -13,6 +13,7 @@ Flags: ``--no-corpus``, ``--no-registry``, ``--no-cvc5``.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import tempfile
@@ -66,19 +67,46 @@ def registry(quick: bool) -> None:
     load = _load()
     with tempfile.TemporaryDirectory() as tmp:
         t = time.perf_counter()
-        res = runner.run(Path(tmp), quick=quick, jobs=min(2, os.cpu_count() or 1), progress=False,
-                         scalar_only=True)
+        with _safety_shares(Path(tmp) / "shares.txt") as shares:
+            res = runner.run(Path(tmp) / "run", quick=quick, jobs=min(2, os.cpu_count() or 1), progress=False,
+                             scalar_only=True)
+            share = max(shares(), default=0.0)
         wall = time.perf_counter() - t
-        n_certs, accepted, kernel_s = kernel_recheck(Path(tmp) / "certificates")
+        n_certs, accepted, kernel_s = kernel_recheck(Path(tmp) / "run" / "certificates")
     counts = Counter(c["status"] for c in res["claims"])
     slowest = sorted(res["claims"], key=lambda c: -c["seconds"])[:3]
     print(f"| {'quick' if quick else 'full'} | {len(res['claims'])} | {wall:.1f} | "
           + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + " | "
           + ", ".join(f"`{c['id']}` {c['seconds']:.0f} s" for c in slowest)
-          + f" | {accepted}/{n_certs} in {kernel_s:.1f} s | {load} |", flush=True)
+          + f" | {accepted}/{n_certs} in {kernel_s:.1f} s | {share:.2f} | {load} |", flush=True)
     errors = [c["id"] for c in res["claims"] if c["status"] == "error"]
     if errors:
         print(f"\n({'quick' if quick else 'full'} mode errors: " + ", ".join(f"`{i}`" for i in errors) + ")\n")
+
+
+@contextlib.contextmanager
+def _safety_shares(path: Path):
+    """Yields a function returning, for every ``prove()`` call of the run, its seconds over its wall-clock safety net
+    (``core.safety_net``): how much slower a machine may be before the net turns a verdict into
+    ``inconclusive``. The checks run in forked processes, which inherit the wrapper and append to ``path``."""
+    from olr_verify.prover import core
+
+    real = core.prove
+
+    def timed(relation, domain, *, timeout=20.0, **kwargs):
+        t = time.perf_counter()
+        try:
+            return real(relation, domain, timeout=timeout, **kwargs)
+        finally:
+            net = core.safety_net(min(timeout, core.TIMEOUT_CAP or timeout))
+            with open(path, "a") as out:
+                out.write(f"{(time.perf_counter() - t) / net}\n")
+
+    core.prove = timed
+    try:
+        yield lambda: [float(v) for v in path.read_text().split()] if path.exists() else []
+    finally:
+        core.prove = real
 
 
 def kernel_recheck(folder: Path) -> tuple[int, int, float]:
@@ -168,9 +196,9 @@ def main() -> None:
     if "--no-registry" not in sys.argv:
         print("\nScalar registry (`olr-verify run` on scalar inequalities and identities, 2 jobs; issue 13's target: "
               "full mode in <= 60 s on 2 cores):\n")
-        print("| mode | claims | wall s | statuses | slowest | kernel re-check of its certificates | load average "
-              "(1, 5, 15 min) at start |")
-        print("|---|---:|---:|---|---|---|---|")
+        print("| mode | claims | wall s | statuses | slowest | kernel re-check of its certificates | largest share of "
+              "a prove() call's safety net | load average (1, 5, 15 min) at start |")
+        print("|---|---:|---:|---|---|---|---:|---|")
         registry(quick=True)
         registry(quick=False)
     if "--no-cvc5" not in sys.argv:

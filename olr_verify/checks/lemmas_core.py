@@ -35,9 +35,10 @@ def _summary(res) -> dict:
 
 
 def _decide(claim: str, relation: str, domain: dict, ctx: Context, extra: dict, timeout: float) -> Outcome:
+    from olr_verify.checks.scalar_common import prove_shared
     from olr_verify.prover import prove
 
-    res = prove(relation, domain, timeout=timeout, seed=ctx.seed % 2**32)
+    res = prove_shared(ctx, prove, relation, domain, timeout=timeout, seed=ctx.seed % 2**32)
     ev = {"relation": relation, "domain": {k: list(v) for k, v in domain.items()}, "prover_status": res.status,
           "seconds": round(res.seconds, 3), "certificate": _summary(res), **extra}
     if res.status == "refuted":

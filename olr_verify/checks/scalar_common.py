@@ -337,6 +337,22 @@ def _prover():
     return prove
 
 
+def prove_shared(ctx: Context, prove, relation: str, domain: dict, **kwargs):
+    """``prove(relation, domain, **kwargs)`` once per run (:func:`olr_verify.cache.shared`): several claims state the
+    same relation (a lemma and the proof step that cites it), and the prover's verdict is a function of its input
+    (budgets are units of work), so a second claim reads the first one's result."""
+    import hashlib
+    import json
+
+    from olr_verify.cache import shared
+    from olr_verify.prover import core
+
+    key = json.dumps([relation, {k: [str(a), str(b)] for k, (a, b) in domain.items()},
+                      {k: repr(v) for k, v in sorted(kwargs.items())}, repr(core.TIMEOUT_CAP)], sort_keys=True)
+    digest = hashlib.sha256(key.encode()).hexdigest()[:32]
+    return shared(ctx, f"prove-{digest}", lambda: prove(relation, domain, **kwargs))
+
+
 def _summary(cert: Any) -> Any:
     if cert is None:
         return None
@@ -439,7 +455,7 @@ def inequality(relation: str, domain: dict[str, tuple[str, str]], ctx: Context, 
         if "timeout" in params:
             kwargs["timeout"] = PROVER_SECONDS_QUICK if ctx.quick else (prover_seconds or PROVER_SECONDS)
         try:
-            res = prove(relation, domain, **kwargs)
+            res = prove_shared(ctx, prove, relation, domain, **kwargs)
         except Exception as exc:  # the prover's refusal is reported, then we fall back to search
             ev["prover"] = f"raised {type(exc).__name__}: {exc}"[:300]
         else:

@@ -59,8 +59,18 @@ TIMEOUT_CAP: float | None = None  # set by `olr-verify run --quick`: caps every 
 BOXES_PER_SECOND = 1000  # work budget: ``timeout`` seconds buy this many boxes per branch-and-bound run
 KERNEL_BOXES = 6_000  # boxes of the kernel-certificate search (olr_verify.prover.certify)
 KERNEL_BOXES_QUICK = 1_500
-KERNEL_OPS_PER_SECOND = 50_000  # interval operations of the kernel-certificate search per second of ``timeout``
-SAFETY_FACTOR = 4.0  # wall-clock safety net: SAFETY_FACTOR * timeout + 5 s, then "inconclusive"
+KERNEL_OPS_PER_SECOND = 25_000  # interval operations of the kernel-certificate search per second of ``timeout``
+KERNEL_OPS_MIN = 50_000  # ... and at least this many. Measured needs: the registry's certificates <= 22 000 operations,
+# the corpora's textbook ones up to ~350 000 (log(1 + e^x) <= log 2 + x/2 + x^2/8 on R, at the default timeout 20)
+SAFETY_FACTOR = 4.0  # wall-clock safety net: SAFETY_FACTOR * (timeout + SAFETY_FIXED) s, then "inconclusive"
+SAFETY_FIXED = 5.0  # seconds of a call no budget scales with ``timeout`` (parsing, sympy's candidate points and forms:
+# up to ~6 s on 000 Eq. (8) at the quick timeout of 1 s), so that the net leaves the same margin to every call
+
+
+def safety_net(timeout: float) -> float:
+    """Seconds after which a call of this ``timeout`` stops with ``inconclusive``: a machine ``SAFETY_FACTOR`` times
+    slower than the one the budgets were measured on still reaches the same verdict."""
+    return SAFETY_FACTOR * (timeout + SAFETY_FIXED)
 
 
 def prove(relation: str, domain: dict[str, tuple[str, str]], *, timeout: float = 20.0, max_boxes: int | None = None,
@@ -69,7 +79,8 @@ def prove(relation: str, domain: dict[str, tuple[str, str]], *, timeout: float =
     """Decide ``relation`` on ``domain`` (see the package docstring for the certificate).
 
     Budgets are units of work (``max_boxes``, default ``BOXES_PER_SECOND * timeout``; ``kernel_boxes`` and
-    ``KERNEL_OPS_PER_SECOND * timeout`` interval operations for the kernel-certificate search),
+    ``KERNEL_OPS_PER_SECOND * timeout``, at least ``KERNEL_OPS_MIN``, interval operations for the
+    kernel-certificate search),
     so the verdict does not depend on the machine; the wall clock is only a safety net (inconclusive).
     ``proved`` only when :func:`olr_verify.kernel.check` accepts the certificate found by
     :func:`olr_verify.prover.certify.certify` (``ProofResult.kernel_certificate``); a proof of the
@@ -80,10 +91,11 @@ def prove(relation: str, domain: dict[str, tuple[str, str]], *, timeout: float =
         timeout = min(timeout, TIMEOUT_CAP)
     work = int(max_boxes) if max_boxes is not None else max(200, int(BOXES_PER_SECOND * timeout))
     kernel_boxes = kernel_boxes or (KERNEL_BOXES if TIMEOUT_CAP is None else KERNEL_BOXES_QUICK)
-    safety = t0 + SAFETY_FACTOR * timeout + 5.0
+    safety = t0 + safety_net(timeout)
     res = _prove_search(relation, domain, t0=t0, deadline=safety, max_boxes=work, cut=cut, prec=prec, search=search,
                         seed=seed, max_tail_depth=max_tail_depth)
-    return _kernel_gate(res, relation, domain, kernel_boxes, int(KERNEL_OPS_PER_SECOND * max(timeout, 1.0)), safety)
+    return _kernel_gate(res, relation, domain, kernel_boxes, max(KERNEL_OPS_MIN, int(KERNEL_OPS_PER_SECOND * timeout)),
+                        safety)
 
 
 def _kernel_gate(res: ProofResult, relation, domain, kernel_boxes: int, kernel_ops: int, safety: float) -> ProofResult:
@@ -414,6 +426,8 @@ def _prove_box(slack, strict, variables, syms, cert, result, deadline, max_boxes
 
 
 MULTI_UNBOUNDED_CORE_BOXES = 8000  # core budget when two or more variables are unbounded (result "verified" at best)
+TAIL_OPS = 200_000  # sums and products (prover.enclose.OPS) one tail may evaluate: the tails the registry proves use
+# at most 16 000; a box of a high derivative costs thousands, so a count of boxes alone does not bound the time
 CUT_FACTORS = (1, 2, 4)  # the cut X is enlarged (core grows with it) until every tail is certified
 
 
@@ -427,7 +441,7 @@ def _certify_tails(slack, syms, names, variables, strict, constraints, deadline,
         for name, side in unbounded:
             vi = names.index(name)
             tp = TailProver(slack, syms, vi, side, X, strict, constraints, deadline=deadline, max_boxes=1500,
-                            max_depth=max_tail_depth)
+                            max_depth=max_tail_depth, max_ops=TAIL_OPS)
             try:
                 ok = tp.prove(box)
             except (Budget, Unsupported):

@@ -300,6 +300,11 @@ def _compile(e: sp.Expr, memo) -> Fn:
     return f
 
 
+#: Sums and products evaluated so far in this process: the unit of work of the tail prover's budget (a box of a
+#: large derivative costs many; a count of boxes would not bound the time).
+OPS = [0]
+
+
 def _const(value: Iv) -> Fn:
     return lambda env: value
 
@@ -323,6 +328,7 @@ def _compile_node(e: sp.Expr, memo) -> Fn:
         parts = [_compile(a, memo) for a in e.args]
 
         def f_add(env):
+            OPS[0] += len(parts)
             acc = parts[0](env)
             for p in parts[1:]:
                 acc = add(acc, p(env))
@@ -333,6 +339,7 @@ def _compile_node(e: sp.Expr, memo) -> Fn:
         parts = [_compile(a, memo) for a in e.args]
 
         def f_mul(env):
+            OPS[0] += len(parts)
             acc = parts[0](env)
             for p in parts[1:]:
                 acc = mul(acc, p(env))

@@ -16,9 +16,10 @@ from functools import lru_cache
 import sympy as sp
 from flint import fmpq
 
-from olr_verify.kernel.inequality import MAX_REWRITE_DEPTH, identically_zero, rewrite_depth, softplus_flipped
+from olr_verify.kernel.inequality import MAX_REWRITE_DEPTH, _terms, identically_zero, rewrite_depth, softplus_flipped
 
 MAX_CANDIDATES = 4
+MAX_IDENTITY_TERMS = 1000  # work budget of one candidate's exact check (sympy's cancel grows fast beyond)
 BOUND_BITS = 40  # piece bounds are rounded down to multiples of 2**-BOUND_BITS
 
 
@@ -50,7 +51,8 @@ def candidates(slack: sp.Expr, name: str, side: int) -> tuple[tuple[sp.Expr, tup
             whole = (sp.together(sp.Add(*terms)),)  # one fraction: 1 - 1/(1 + e^-x) = e^-x/(1 + e^-x) > 0
             for group in dict.fromkeys([terms, _grouped(terms, v), whole]):
                 forms = tuple(tail_form(t, v, side, far) for t in group)
-                if identically_zero(flipped * sp.exp(h) - sp.Add(*forms)):
+                rest = flipped * sp.exp(h) - sp.Add(*forms)
+                if _terms(rest) <= MAX_IDENTITY_TERMS and identically_zero(rest):
                     out.append((h, fl, forms))
         form = conjugate(flipped)
         if form is not None and identically_zero(flipped - form):

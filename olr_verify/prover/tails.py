@@ -20,6 +20,7 @@ import time
 import sympy as sp
 from flint import arb
 
+from olr_verify.prover import enclose
 from olr_verify.prover.bnb import Budget
 from olr_verify.prover.enclose import INF, NINF, Iv, Unsupported, compile_expr
 from olr_verify.prover.shrink import ShrinkingTail, normaliser_candidates
@@ -27,7 +28,7 @@ from olr_verify.prover.shrink import ShrinkingTail, normaliser_candidates
 
 class TailProver:
     def __init__(self, expr, syms, v_index, side, X, strict, constraints, *, deadline, max_boxes=20000,
-                 max_depth=4):
+                 max_depth=4, max_ops=None):
         self.syms = syms
         self.names = [s.name for s in syms]
         self.v = v_index
@@ -37,6 +38,7 @@ class TailProver:
         self.constraints = constraints
         self.deadline = deadline
         self.max_boxes = max_boxes
+        self.ops_limit = None if max_ops is None else enclose.OPS[0] + int(max_ops)
         self.max_depth = max_depth
         self.exprs = [expr]
         self.fns = [compile_expr(expr)]
@@ -82,6 +84,7 @@ class TailProver:
                         sub = TailProver(r, self.syms, self.v, self.side, self.X, True, self.constraints,
                                          deadline=self.deadline, max_boxes=self.max_boxes, max_depth=self.max_depth)
                         sub._dom = {"terms": (), "fns": [], "ratio": {}}
+                        sub.ops_limit = self.ops_limit  # one budget for the tail and its sub-provers
                     except Unsupported:
                         sub = None
                     d["ratio"][key] = sub
@@ -167,6 +170,8 @@ class TailProver:
     def _tick(self):
         self.boxes += 1
         if self.boxes > self.max_boxes or time.perf_counter() > self.deadline:
+            raise Budget()
+        if self.ops_limit is not None and enclose.OPS[0] > self.ops_limit:
             raise Budget()
 
     def _outside(self, env) -> bool:

@@ -9,6 +9,7 @@ reused across runs or code changes and nothing outside the run is ever unpickled
 from __future__ import annotations
 
 import fcntl
+import os
 import pickle
 import re
 from pathlib import Path
@@ -30,7 +31,9 @@ def shared(ctx: Context, key: str, compute: Callable[[], Any]) -> Any:
             if data.exists():
                 return pickle.loads(data.read_bytes())
             value = compute()
-            data.write_bytes(pickle.dumps(value))
+            partial = data.with_suffix(".partial")
+            partial.write_bytes(pickle.dumps(value))
+            os.replace(partial, data)  # atomic: a process killed while writing leaves no truncated result
             return value
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)

@@ -340,15 +340,17 @@ def _prover():
 def prove_shared(ctx: Context, prove, relation: str, domain: dict, **kwargs):
     """``prove(relation, domain, **kwargs)`` once per run (:func:`olr_verify.cache.shared`): several claims state the
     same relation (a lemma and the proof step that cites it), and the prover's verdict is a function of its input
-    (budgets are units of work), so a second claim reads the first one's result."""
+    (budgets are units of work), so a later call with the same relation, domain (in the same order), options and
+    quick-mode cap reads the first one's result (its ``seconds`` too)."""
     import hashlib
     import json
 
     from olr_verify.cache import shared
     from olr_verify.prover import core
 
-    key = json.dumps([relation, {k: [str(a), str(b)] for k, (a, b) in domain.items()},
-                      {k: repr(v) for k, v in sorted(kwargs.items())}, repr(core.TIMEOUT_CAP)], sort_keys=True)
+    # the domain in its order (a bound may only use the variables before it, and the order sets the splits)
+    key = json.dumps([relation, [[k, str(a), str(b)] for k, (a, b) in domain.items()],
+                      [[k, repr(v)] for k, v in sorted(kwargs.items())], repr(core.TIMEOUT_CAP)])
     digest = hashlib.sha256(key.encode()).hexdigest()[:32]
     return shared(ctx, f"prove-{digest}", lambda: prove(relation, domain, **kwargs))
 

@@ -47,6 +47,8 @@ def candidates(slack: sp.Expr, name: str, side: int) -> tuple[tuple[sp.Expr, tup
     for fl in dict.fromkeys([flips, ()]):
         flipped = softplus_flipped(slack, list(fl))
         for h in _multipliers(flipped, v, side, far):
+            if _terms(flipped * sp.exp(h)) > MAX_IDENTITY_TERMS:  # its identity below would be larger still
+                continue
             terms = sp.Add.make_args(sp.expand(flipped * sp.exp(h)))
             whole = (sp.together(sp.Add(*terms)),)  # one fraction: 1 - 1/(1 + e^-x) = e^-x/(1 + e^-x) > 0
             for group in dict.fromkeys([terms, _grouped(terms, v), whole]):
@@ -55,7 +57,7 @@ def candidates(slack: sp.Expr, name: str, side: int) -> tuple[tuple[sp.Expr, tup
                 if _terms(rest) <= MAX_IDENTITY_TERMS and identically_zero(rest):
                     out.append((h, fl, forms))
         form = conjugate(flipped)
-        if form is not None and identically_zero(flipped - form):
+        if form is not None and _terms(flipped - form) <= MAX_IDENTITY_TERMS and identically_zero(flipped - form):
             out.append((sp.Integer(0), fl, (form,)))
     return tuple(out)
 

@@ -67,20 +67,64 @@ def test_a_textbook_bound_whose_certificate_takes_350_000_operations_is_proved_a
     assert res.status == "proved"
 
 
-def test_a_run_decides_a_repeated_relation_once(tmp_path: Path):
+def test_a_run_decides_a_repeated_relation_once(tmp_path: Path, monkeypatch):
     calls = []
 
     def prove(relation, domain, **kwargs):
-        calls.append((relation, kwargs))
+        calls.append((relation, list(domain), kwargs, core.TIMEOUT_CAP))
         return core.ProofResult("verified", None, 0.0, {"n": len(calls)})
 
     ctx = Context(out_dir=tmp_path, quick=True)
-    domain = {"x": ("0", "1")}
-    first = scalar_common.prove_shared(ctx, prove, "x >= 0", domain, timeout=2.5)
-    second = scalar_common.prove_shared(ctx, prove, "x >= 0", domain, timeout=2.5)
+    domain = {"a": ("0", "1"), "b": ("a", "1")}
+    first = scalar_common.prove_shared(ctx, prove, "b >= a", domain, timeout=2.5)
+    second = scalar_common.prove_shared(ctx, prove, "b >= a", dict(domain), timeout=2.5)
     assert len(calls) == 1 and first.certificate == second.certificate == {"n": 1}
-    scalar_common.prove_shared(ctx, prove, "x >= 0", domain, timeout=5.0)  # another budget: another call
-    scalar_common.prove_shared(ctx, prove, "x > 0", domain, timeout=2.5)  # another relation
-    scalar_common.prove_shared(Context(out_dir=tmp_path / "other-run", quick=True), prove, "x >= 0", domain,
-                               timeout=2.5)  # another run
-    assert len(calls) == 4
+    others = [(ctx, "b >= a", domain, {"timeout": 5.0}),  # another budget
+              (ctx, "b > a", domain, {"timeout": 2.5}),  # another relation
+              (ctx, "b >= a", {"a": ("0", "1"), "b": ("a", "2")}, {"timeout": 2.5}),  # another bound
+              (ctx, "b >= a", {"b": ("a", "1"), "a": ("0", "1")}, {"timeout": 2.5}),  # the order matters to prove()
+              (ctx, "b >= a", domain, {"timeout": 2.5, "seed": 7}),  # another option
+              (Context(out_dir=tmp_path / "other-run", quick=True), "b >= a", domain, {"timeout": 2.5})]  # another run
+    for n, (c, relation, dom, kwargs) in enumerate(others, start=2):
+        assert scalar_common.prove_shared(c, prove, relation, dom, **kwargs).certificate == {"n": n}
+    monkeypatch.setattr(core, "TIMEOUT_CAP", 1.0)  # the quick mode's cap changes the budgets
+    assert scalar_common.prove_shared(ctx, prove, "b >= a", domain, timeout=2.5).certificate == {"n": len(others) + 2}
+    assert len(calls) == len(others) + 2
+
+
+def test_a_tail_and_its_dominance_sub_provers_share_one_budget():
+    prover = TailProver(sp.exp(x) * (1 + y) - x**2 * sp.exp(x / 2) - x, [x, y], 0, 1, fmpq(8), False, [],
+                        deadline=math.inf, max_ops=10**9)
+    prover._dominance([(fmpq(8), fmpq(8)), (fmpq(0), fmpq(1))])
+    subs = [sub for sub in prover._dom["ratio"].values() if sub is not None]
+    assert subs and all(sub.ops_limit == prover.ops_limit for sub in subs)
+
+
+def test_the_search_gives_every_tail_the_tail_budget(monkeypatch):
+    budgets = []
+
+    class Recording(TailProver):
+        def __init__(self, *args, **kwargs):
+            budgets.append(kwargs.get("max_ops"))
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(core, "TailProver", Recording)
+    core.prove("x + exp(-x) <= exp(9*x**2/16)", {"x": ("-oo", "oo")}, timeout=1)
+    assert budgets and set(budgets) == {core.TAIL_OPS}
+
+
+def test_a_short_timeout_still_gets_the_floor_of_kernel_operations(monkeypatch):
+    """At timeout 0.5 the rate buys 12 500 operations, the floor 50 000: region B3 (about 21 000) needs the floor."""
+    b3 = ("(1+a)*(p + exp(a)*q) >= 1 + exp(a)", {"a": ("2", "oo"), "p": ("(exp(a)-1)/a", "oo"), "q": ("0", "oo")})
+    assert core.prove(*b3, timeout=0.5).status == "proved"
+    monkeypatch.setattr(core, "KERNEL_OPS_MIN", 5_000)
+    res = core.prove(*b3, timeout=0.5)
+    assert res.status == "verified" and "interval operations" in res.certificate["kernel"]
+
+
+def test_the_safety_net_only_ever_says_inconclusive(monkeypatch):
+    assert core.safety_net(1.0) == core.SAFETY_FACTOR * (1.0 + core.SAFETY_FIXED)
+    monkeypatch.setattr(core, "safety_net", lambda timeout: -1.0)  # already past: as on a hopelessly slow machine
+    for relation in ("x**2 + 1 > 0", "x**2 - 1 > 0"):  # true (proved otherwise) and false (refuted otherwise)
+        res = core.prove(relation, {"x": ("-2", "2")}, timeout=1)
+        assert res.status == "inconclusive" and "safety net" in res.certificate["reason"]

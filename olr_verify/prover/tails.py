@@ -26,6 +26,9 @@ from olr_verify.prover.enclose import INF, NINF, Iv, Unsupported, compile_expr
 from olr_verify.prover.shrink import ShrinkingTail, normaliser_candidates
 
 
+MAX_RATIO_OPS = 200  # a dominance log-ratio is simplified only up to this size (the registry's have at most 16)
+
+
 class TailProver:
     def __init__(self, expr, syms, v_index, side, X, strict, constraints, *, deadline, max_boxes=20000,
                  max_depth=4, max_ops=None):
@@ -77,8 +80,11 @@ class TailProver:
             for N in neg:
                 key = (T, N, m)
                 if key not in d["ratio"]:
-                    r = sp.simplify(sp.expand_log(sp.log(sp.powsimp(T / (-m * N))), force=True))
+                    ratio = T / (-m * N)
                     try:
+                        if sp.count_ops(ratio) > MAX_RATIO_OPS:  # simplify has no budget of its own
+                            raise Unsupported("log-ratio too large to simplify")
+                        r = sp.simplify(sp.expand_log(sp.log(sp.powsimp(ratio)), force=True))
                         if r.has(sp.I):
                             raise Unsupported("complex log")
                         sub = TailProver(r, self.syms, self.v, self.side, self.X, True, self.constraints,

@@ -128,3 +128,17 @@ def test_the_safety_net_only_ever_says_inconclusive(monkeypatch):
     for relation in ("x**2 + 1 > 0", "x**2 - 1 > 0"):  # true (proved otherwise) and false (refuted otherwise)
         res = core.prove(relation, {"x": ("-2", "2")}, timeout=1)
         assert res.status == "inconclusive" and "safety net" in res.certificate["reason"]
+
+
+def test_a_dominance_ratio_too_large_to_simplify_is_skipped(monkeypatch):
+    from olr_verify.prover import tails
+
+    def ratios():
+        prover = TailProver(sp.exp(x) * (1 + y) - x**2 * sp.exp(x / 2) - x, [x, y], 0, 1, fmpq(8), False, [],
+                            deadline=math.inf, max_ops=10**9)
+        prover._dominance([(fmpq(8), fmpq(8)), (fmpq(0), fmpq(1))])
+        return list(prover._dom["ratio"].values())
+
+    assert any(sub is not None for sub in ratios())
+    monkeypatch.setattr(tails, "MAX_RATIO_OPS", 0)
+    assert ratios() and all(sub is None for sub in ratios())

@@ -9,6 +9,8 @@
   :func:`olr_verify.checks.scalar_common.identity`, so that a false identity is refuted with a replayable
   point instead of a typed-in ``0 == 1``.
 - :func:`round_by_round` -- the differential verdict: each round against its own tolerance.
+- :func:`at_an_instance` -- a printed statement evaluated at one explicit instance: ``refuted`` with a
+  replayable artefact where it fails there, else ``inconclusive`` (one instance that holds proves nothing).
 """
 from __future__ import annotations
 
@@ -29,6 +31,14 @@ def on_printed_domain(outcome: Outcome, proved_on: str, printed: str) -> Outcome
         return Outcome(outcome.status, outcome.method, evidence, outcome.counterexample)
     evidence["not_proved_because"] = "the certificate covers proved_on only, a strict part of the printed domain"
     return Outcome("verified", outcome.method + f" (proved on {proved_on} only)", evidence)
+
+
+def at_an_instance(violated: bool, method: str, evidence: dict[str, Any], replay: dict[str, Any]) -> Outcome:
+    """``refuted`` (by ``method``, replayed by ``replay``: its ``type`` names the replayer) when the instance violates
+    the statement, else ``inconclusive``."""
+    if violated:
+        return Outcome("refuted", method, evidence, {"replay": replay})
+    return Outcome("inconclusive", "instance did not violate", evidence)
 
 
 def not_a_certificate(outcome: Outcome, cited: str) -> Outcome:

@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from olr_verify.artefacts import replayer
+from olr_verify.checks.verdicts import at_an_instance
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 
@@ -321,10 +322,8 @@ def lemma_6_step_2(ctx: Context) -> Outcome:
                     "without it the bound fails when the scores move faster than ||theta_1 - theta_2||",
           "corrected": "001:lemma-6/step-2/corrected (psi(2R||theta_1-theta_2||), which with step 3 gives Lemma 6's "
                        "e^{4R^2||.||^2})"}
-    if s < 0:
-        return Outcome("refuted", "50-digit evaluation at an explicit instance (K = 2, d' = 1, R = 1)", ev,
-                       {"replay": {"type": "gaf_lemma6_step2", **L6S2_CASE}})
-    return Outcome("inconclusive", "instance did not violate", ev)
+    return at_an_instance(s < 0, "50-digit evaluation at an explicit instance (K = 2, d' = 1, R = 1)", ev,
+                          {"type": "gaf_lemma6_step2", **L6S2_CASE})
 
 
 @replayer("gaf_lemma6_step2")

@@ -13,6 +13,7 @@ import time
 import numpy as np
 
 from olr_verify.artefacts import replayer
+from olr_verify.checks.verdicts import at_an_instance
 from olr_verify.timing import MARGIN, loglog_slope, measured_order, single_threaded, within_order
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
@@ -220,10 +221,8 @@ def step_i(ctx: Context) -> Outcome:
           "reason": "A_t, A_{t-1} >= lam I are positive definite, so A_t A_{t-1} has full rank d = d'K > K when d' > 1;"
                     " the intended A_t - A_{t-1} = (beta/2) Phi M Phi^T has rank <= K - 1 (see "
                     "001:proposition-3/step-i/corrected)"}
-    if det != 0 and D > RANK_CASE["K"]:
-        return Outcome("refuted", "50-digit determinant of A_1 A_0", ev,
-                       {"replay": {"type": "gaf_rank_step_i", **RANK_CASE}})
-    return Outcome("inconclusive", "instance did not violate", ev)
+    return at_an_instance(det != 0 and D > RANK_CASE["K"], "50-digit determinant of A_1 A_0", ev,
+                          {"type": "gaf_rank_step_i", **RANK_CASE})
 
 
 @replayer("gaf_rank_step_i")

@@ -11,7 +11,7 @@ from functools import lru_cache
 import numpy as np
 
 from olr_verify.artefacts import replayer
-from olr_verify.checks.verdicts import detection_power
+from olr_verify.checks.verdicts import at_an_instance, detection_power
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 from olr_verify.papers.s001_gaf.theorem1 import SQ3, TOL, gaf_run, logistic_constants, sequences, standard_runs
@@ -323,10 +323,8 @@ def step_b5(ctx: Context) -> Outcome:
                      "with a positive curvature beta/2 grad^2 l exceeds the (linearly growing) logistic loss far away",
           "impact": "none on Theorem 1, which only uses theta in Theta (the sketch's wording); see "
                     "001:theorem-1/step-b5/corrected"}
-    if gap < 0:
-        return Outcome("refuted", "50-digit evaluation at theta outside Theta (exact theta_2 by 50-digit Newton)", ev,
-                       {"replay": {"type": "gaf_step_b5", **B5_CASE}})
-    return Outcome("inconclusive", "instance did not violate", ev)
+    return at_an_instance(gap < 0, "50-digit evaluation at theta outside Theta (exact theta_2 by 50-digit Newton)", ev,
+                          {"type": "gaf_step_b5", **B5_CASE})
 
 
 @replayer("gaf_step_b5")

@@ -47,13 +47,14 @@ def candidates(slack: sp.Expr, name: str, side: int) -> tuple[tuple[sp.Expr, tup
     for fl in dict.fromkeys([flips, ()]):
         flipped = softplus_flipped(slack, list(fl))
         for h in _multipliers(flipped, v, side, far):
-            if _terms(flipped * sp.exp(h)) > MAX_IDENTITY_TERMS:  # its identity below would be larger still
+            scaled = flipped * sp.exp(h)
+            if _terms(scaled) > MAX_IDENTITY_TERMS:  # its identity below would be larger still
                 continue
-            terms = sp.Add.make_args(sp.expand(flipped * sp.exp(h)))
+            terms = sp.Add.make_args(sp.expand(scaled))
             whole = (sp.together(sp.Add(*terms)),)  # one fraction: 1 - 1/(1 + e^-x) = e^-x/(1 + e^-x) > 0
             for group in dict.fromkeys([terms, _grouped(terms, v), whole]):
                 forms = tuple(tail_form(t, v, side, far) for t in group)
-                rest = flipped * sp.exp(h) - sp.Add(*forms)
+                rest = scaled - sp.Add(*forms)
                 if _terms(rest) <= MAX_IDENTITY_TERMS and identically_zero(rest):
                     out.append((h, fl, forms))
         form = conjugate(flipped)

@@ -92,10 +92,16 @@ def test_a_run_decides_a_repeated_relation_once(tmp_path: Path, monkeypatch):
     assert len(calls) == len(others) + 2
 
 
-def test_a_tail_and_its_dominance_sub_provers_share_one_budget():
+def _after_dominance() -> TailProver:
+    """A tail prover that has tried its dominance argument once (its log-ratio sub-provers are in ``_dom``)."""
     prover = TailProver(sp.exp(x) * (1 + y) - x**2 * sp.exp(x / 2) - x, [x, y], 0, 1, fmpq(8), False, [],
                         deadline=math.inf, max_ops=10**9)
     prover._dominance([(fmpq(8), fmpq(8)), (fmpq(0), fmpq(1))])
+    return prover
+
+
+def test_a_tail_and_its_dominance_sub_provers_share_one_budget():
+    prover = _after_dominance()
     subs = [sub for sub in prover._dom["ratio"].values() if sub is not None]
     assert subs and all(sub.ops_limit == prover.ops_limit for sub in subs)
 
@@ -133,12 +139,7 @@ def test_the_safety_net_only_ever_says_inconclusive(monkeypatch):
 def test_a_dominance_ratio_too_large_to_simplify_is_skipped(monkeypatch):
     from olr_verify.prover import tails
 
-    def ratios():
-        prover = TailProver(sp.exp(x) * (1 + y) - x**2 * sp.exp(x / 2) - x, [x, y], 0, 1, fmpq(8), False, [],
-                            deadline=math.inf, max_ops=10**9)
-        prover._dominance([(fmpq(8), fmpq(8)), (fmpq(0), fmpq(1))])
-        return list(prover._dom["ratio"].values())
-
-    assert any(sub is not None for sub in ratios())
+    assert any(sub is not None for sub in _after_dominance()._dom["ratio"].values())
     monkeypatch.setattr(tails, "MAX_RATIO_OPS", 0)
-    assert ratios() and all(sub is None for sub in ratios())
+    ratios = list(_after_dominance()._dom["ratio"].values())
+    assert ratios and all(sub is None for sub in ratios)

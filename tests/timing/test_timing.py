@@ -67,13 +67,6 @@ def test_a_slope_near_the_acceptance_line_is_measured_again():
     assert out.evidence["passes"] == 1
 
 
-def test_cost_curve_rejects_a_bad_repeat():
-    from olr_verify.timing import cost_curve
-
-    with pytest.raises(ValueError, match="repeat"):
-        cost_curve([1, 2], lambda s: s, lambda s: None, repeat=0)
-
-
 def test_the_hidden_term_grows_with_a_fixed_cost_and_is_reported():
     from olr_verify.timing import hidden_term
 

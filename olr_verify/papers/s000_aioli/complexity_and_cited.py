@@ -33,7 +33,7 @@ def _data(rng, n: int, d: int, R: float = 1.0, theta_scale: float = 2.0):
     return X, Y
 
 
-def _scan(ctx, claim, make, grid, vary: str, fixed: dict, printed: float) -> tuple[Outcome, dict]:
+def _scan(ctx, claim, make, grid, vary: str, fixed: dict, printed: float) -> Outcome:
     """Is ``make(kw).run(X, Y)`` O(``vary``**printed)? Thread CPU time over ``grid`` (olr_verify.timing)."""
     rng = _rng(ctx, claim + vary)
     kws = {v: {**fixed, vary: v} for v in grid}
@@ -41,7 +41,7 @@ def _scan(ctx, claim, make, grid, vary: str, fixed: dict, printed: float) -> tup
     out = measured_order(grid, lambda v: (make(kws[v]), *data[v]), lambda s: s[0].run(s[1], s[2]),
                          printed, f"run(X, Y) against {vary}")
     out.evidence.update({"vary": vary, "grid": list(grid), "fixed": fixed})
-    return out, out.evidence
+    return out
 
 
 def _aioli(T_fixed=None, lam=None, B=1.0, R=1.0):
@@ -58,15 +58,15 @@ def _aioli_cost(ctx: Context, claim: str, T_mode) -> Outcome:
     q = ctx.quick
     links = [("time vs n (d = 10, T fixed): O(n)" if T_mode != "thm4" else "time vs n (d = 10, T of Theorem 4)",
               _scan(ctx, claim, _aioli(T_mode if T_mode == "thm4" else 20), [100, 300, 900] if q else [150, 600, 2400],
-                    "n", {"d": 10}, 1.0 if T_mode != "thm4" else 1.2)[0]),
+                    "n", {"d": 10}, 1.0 if T_mode != "thm4" else 1.2)),
              # d from 400: below, a round's fixed interpreter cost hides the d^2 mat-vec
              ("time vs d (n = 40, T = 10): O(d^2) per round",
               _scan(ctx, claim, _aioli(10), [300, 600, 1200] if q else [400, 800, 1600], "d", {"n": 20 if q else 40},
-                    2.0)[0])]
+                    2.0))]
     if T_mode != "thm4":
         links.append(("time vs T (n = 120, d = 5): O(T) per round",
                       _scan(ctx, claim, _aioli(), [10, 40, 160] if q else [20, 80, 320], "T", {"n": 100 if q else 120,
-                                                                                                    "d": 5}, 1.0)[0]))
+                                                                                                    "d": 5}, 1.0)))
     return combine(links, method="measured thread CPU time of algorithms.AIOLI (Algorithm 2), log-log slopes")
 
 
@@ -179,7 +179,7 @@ def _table(ctx, claim, make_reg, B, printed_rate: str, slope_max: float, cost=No
 def table_1_ogd(ctx: Context) -> Outcome:
     from algorithms import OGD
 
-    cost, _ = _scan(ctx, "000:table-1/ogd", lambda kw: OGD(kw["d"], 1.0, 1.0),
+    cost = _scan(ctx, "000:table-1/ogd", lambda kw: OGD(kw["d"], 1.0, 1.0),
                     [6400, 25600, 102400] if ctx.quick else [25600, 102400, 409600], "d", {"n": 40}, 1.0)  # below, a
     # round's fixed cost hides d (slope 0.5 on d = 400 ... 25600)
     return _table(ctx, "000:table-1/ogd", lambda: OGD(1, 2.0, 1.0), 2.0, "B sqrt(n)", 0.5 + 0.15, cost,
@@ -190,7 +190,7 @@ def table_1_ogd(ctx: Context) -> Outcome:
 def table_1_ons(ctx: Context) -> Outcome:
     from algorithms import ONS
 
-    cost, _ = _scan(ctx, "000:table-1/ons", lambda kw: ONS(kw["d"], 1.0, 1.0),
+    cost = _scan(ctx, "000:table-1/ons", lambda kw: ONS(kw["d"], 1.0, 1.0),
                     [80, 160, 320, 640] if ctx.quick else [160, 320, 640, 1280], "d", {"n": 30}, 3.0)  # d >= 160: the
     # d^2 work shows (slope 1.4 on d = 40 ... 320, 2.3 here)
     return _table(ctx, "000:table-1/ons", lambda: ONS(1, 2.0, 1.0), 2.0, "d e^B log(n)", 0.5, cost,

@@ -74,11 +74,12 @@ def read(folder: str | Path) -> tuple[dict[str, str], list[dict[str, Any]]]:
     return {k: str(v) for k, v in paper.items()}, entries
 
 
-def domain_of(value: Any, where: str) -> dict[str, tuple[str, str]]:
-    """An ordered domain table ``{x = ["lo", "hi"], ...}``, checked with the safe reader."""
+def domain_of(value: Any, where: str, empty_ok: bool = False) -> dict[str, tuple[str, str]]:
+    """An ordered domain table ``{x = ["lo", "hi"], ...}``, checked with the safe reader (``{}`` only where
+    ``empty_ok``: an identity of free symbols, decided exactly)."""
     from olr_verify.expr import parse_expr
 
-    if not isinstance(value, dict) or not value:
+    if not isinstance(value, dict) or not (value or empty_ok):
         raise PaperError(f"{where}: domain must be a table {{ x = [\"lo\", \"hi\"] }}")
     out: dict[str, tuple[str, str]] = {}
     for name, bounds in value.items():
@@ -138,7 +139,7 @@ def _bare_node(entry: dict[str, Any], where: str) -> Callable[[Context], Outcome
         method = str(entry.get("method", "printed chain, link by link"))
         extra = entry.get("evidence")
         return lambda ctx: sc.combine([(label, decide(ctx)) for label, decide in deciders], method, extra)
-    domain = domain_of(entry.get("domain"), where)
+    domain = domain_of(entry.get("domain"), where, empty_ok="relation" not in entry)
     names = list(domain)
     reading = str(entry.get("reading", ""))
     try:

@@ -6,7 +6,8 @@ A check migrates only when tracing proves it is data: run with ``inequality``, `
 - return exactly the outcome of one recorded call, every recorded call being used once in that tree;
 - never look at an outcome (reading ``status``/``evidence``/... of a recorded outcome raises);
 - pass only strings for relations and domain bounds, and sympy expressions that ``olr_verify.expr`` reads
-  back to a structurally equal expression (so the certificate's ``sstr`` text is unchanged);
+  back to an equal expression (structurally equal, or sympy simplifies the difference to 0: an unevaluated
+  ``2*(C + 1)`` reads back as ``2*C + 2``; the statuses are compared after the move);
 - record the same tree in quick and in full mode.
 
 Then the declared claim calls the same deciders with the same arguments (``olr_verify.paper_folder``), so its
@@ -109,7 +110,7 @@ def _expr_text(e: Any, domain: dict[str, list[str]], symbols: dict[str, str]) ->
         back = identity_names(text, domain, symbols)
     except ValueError as exc:
         raise NotData(f"{text!r} does not read back: {exc}") from None
-    if back != e:
+    if back != e and sp.simplify(back - e) != 0:  # an unevaluated product (2*(C + 1)) reads back expanded: equal
         raise NotData(f"{text!r} reads back to a different expression")
     return text
 
@@ -189,8 +190,10 @@ def _take(out: Traced, calls: list[dict[str, Any]]) -> dict[str, Any]:
     raise NotData("an outcome is used twice")
 
 
-def _constant(out: Outcome, calls: list[dict[str, Any]]) -> dict[str, Any]:
-    """An ``inconclusive`` verdict made of strings alone (a statement lost in the seed ...), as data."""
+def _constant(out: Outcome, calls: list[dict[str, Any]], source: str) -> dict[str, Any]:
+    """An ``inconclusive`` verdict made of strings alone (a statement lost in the seed ...), as data. Every
+    string must stand in the check's module as written: a value the check computes (a gap, a test's outcome)
+    would be frozen into the data, an expected output no longer computed."""
     if not (isinstance(out, Outcome) and out.status == "inconclusive" and out.counterexample is None
             and out.certificate is None and not calls):
         raise NotData("the check does not return a recorded decider's outcome")
@@ -198,6 +201,9 @@ def _constant(out: Outcome, calls: list[dict[str, Any]]) -> dict[str, Any]:
 
     if "method" in out.evidence or not is_plain(out.evidence):
         raise NotData("a constant inconclusive verdict whose evidence is not plain data")
+    texts = [out.method, *(v for v in out.evidence.values() if isinstance(v, str))]
+    if not all(t in source for t in texts):
+        raise NotData("a constant inconclusive verdict whose evidence is computed (not written in the module)")
     return {"inconclusive": {"method": out.method, **out.evidence}}
 
 
@@ -234,7 +240,7 @@ def trace(claim: registry.Claim, quick: bool, seed: int | None = None) -> dict[s
     if elsewhere:
         raise NotData("a decider is reached through another module")
     if type(out) is not Traced:
-        return _constant(out, calls)
+        return _constant(out, calls, inspect.getsource(inspect.getmodule(fn)))
     tree = _take(out, calls)
     if calls:
         raise NotData(f"{len(calls)} recorded call(s) not used in the verdict")

@@ -12,7 +12,6 @@ from olr_verify import artefacts, registry
 from olr_verify.checks.scalar_common import identity, inequality, parse
 from olr_verify.outcome import Context
 from olr_verify.papers.s000_aioli import surrogate_identities as identities_000
-from olr_verify.papers.s000_aioli import lemma5_lemma8_steps as scalar_000
 from olr_verify.papers.s002_scale_invariant import lemma3_3_scalar as scalar_002
 from olr_verify.papers.s003_hkl import lemma3_steps as scalar_003
 
@@ -33,14 +32,14 @@ def _replays(outcome, tmp_path: Path, claim_id: str) -> bool:
 
 # --- seed 000 ---------------------------------------------------------------------------------
 def test_000_lemma_5_steps_1_3_4_are_exact_identities(ctx):
-    for fn in (scalar_000.lemma_5_step_1, scalar_000.lemma_5_step_3, registry.get("000:lemma-5/step-4").check):
-        assert fn(ctx).status == "proved"
+    for cid in ("000:lemma-5/step-1", "000:lemma-5/step-3", "000:lemma-5/step-4"):
+        assert registry.get(cid).check(ctx).status == "proved", cid
 
 
 def test_000_equation_27_and_the_printed_derivative_of_h_are_exact_identities(ctx):
     assert registry.get("000:equation-27").check(ctx).status == "proved"
-    assert scalar_000.lemma_8_derivative(ctx).status == "proved"
-    out = scalar_000.lemma_8_symmetry_convexity(ctx)  # the sign argument and the limit are prose: cited
+    assert registry.get("000:lemma-8/derivative").check(ctx).status == "proved"
+    out = registry.get("000:lemma-8/symmetry-convexity").check(ctx)  # the sign argument and the limit are prose: cited
     assert out.status == "verified" and out.evidence["cited"]
 
 
@@ -48,7 +47,7 @@ def test_000_lemma_8_derivative_at_0_is_refuted_because_the_denominator_is_missi
     out = registry.get("000:lemma-8/derivative-at-0").check(ctx)
     assert out.status == "refuted" and out.evidence["refuted_link"] == "printed equality"
     assert _replays(out, tmp_path, "000:lemma-8/derivative-at-0")
-    assert scalar_000.lemma_8_derivative_at_0_corrected(ctx).status in TRUE
+    assert registry.get("000:lemma-8/derivative-at-0/corrected").check(ctx).status in TRUE
 
 
 def test_000_lemma_8_cases_equation_26_and_claim_1_hold(ctx):
@@ -70,9 +69,9 @@ def test_000_claim_11_a_is_refuted_for_large_inputs_and_holds_with_R(ctx, tmp_pa
 
 
 def test_000_equation_20_and_claim_5_are_exact_for_both_labels(ctx):
-    assert identities_000.equation_20(ctx).status == "proved"
+    assert registry.get("000:equation-20").check(ctx).status == "proved"
     assert registry.get("000:claim-5").check(ctx).status == "proved"
-    assert identities_000.lemma_3_step_11(ctx).status == "proved"
+    assert registry.get("000:lemma-3/step-11").check(ctx).status == "proved"
 
 
 def test_000_theorem_7_step_7_holds_in_dimension_2_symbolically(ctx):
@@ -151,10 +150,8 @@ def test_a_sign_flipped_inequality_is_refuted(ctx, tmp_path):
 
 
 def test_001_logistic_self_concordance_constants_are_proved_and_the_d_dim_form_only_verified(ctx):
-    from olr_verify.papers.s001_gaf import scalar_links as multiclass_scalar
-
     # true; "verified" until the kernel can re-check the vanishing tails of |f'''| <= f'' (issue 13)
     assert registry.get("001:lemma-6/step-1/binary/scalar").check(ctx).status in TRUE
-    out = multiclass_scalar.lemma_6_step_1_binary(ctx)
+    out = registry.get("001:lemma-6/step-1/binary").check(ctx)
     links_verified = any(link["status"] == "verified" for link in out.evidence["links"].values())
-    assert out.status == "verified" and ("why verified" in out.evidence or links_verified)
+    assert out.status == "verified" and ("cited" in out.evidence or links_verified)

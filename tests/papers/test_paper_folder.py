@@ -199,6 +199,41 @@ def test_symbols_carry_assumptions_and_nested_chains_keep_their_labels(fresh_reg
     assert out.status == "refuted" and out.evidence["refuted_link"] == "inner"
 
 
+def test_an_identity_of_free_symbols_takes_an_empty_domain_and_a_relation_does_not(fresh_registry, tmp_path):
+    _paper(tmp_path, '''
+        [[claim]]
+        id = "t:equation-1"
+        check_kind = "identity"
+        statement = "Lagrange's identity, d = 2"
+        lhs = "(a1**2 + a2**2)*(b1**2 + b2**2) - (a1*b1 + a2*b2)**2"
+        rhs = "(a1*b2 - a2*b1)**2"
+        domain = {}
+        symbols = { a1 = "", a2 = "", b1 = "", b2 = "" }
+
+        [[claim]]
+        id = "t:equation-2"
+        check_kind = "identity"
+        statement = "a sign slip, free symbols"
+        lhs = "(a1*b2 - a2*b1)**2"
+        rhs = "(a1*b2 + a2*b1)**2"
+        domain = {}
+        symbols = { a1 = "", a2 = "", b1 = "", b2 = "" }
+    ''')
+    fresh_registry.add_paper(tmp_path)
+    assert _decide("t:equation-1", tmp_path).status == "proved"
+    assert _decide("t:equation-2", tmp_path).status == "inconclusive"  # no sample point: exact, or undecided
+    _paper(tmp_path, '''
+        [[claim]]
+        id = "t:lemma-1"
+        check_kind = "scalar-inequality"
+        statement = "s"
+        relation = "1 <= 2"
+        domain = {}
+    ''')
+    with pytest.raises(PaperError, match="domain must be a table"):
+        fresh_registry.add_paper(tmp_path)
+
+
 def test_undecided_claims_are_inconclusive_and_need_a_reason(fresh_registry, tmp_path):
     _paper(tmp_path, '''
         [[claim]]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 
-from olr_verify.checks.scalar_common import combine, identity, inequality
+from olr_verify.checks.scalar_common import combine, inequality
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 
@@ -38,55 +38,6 @@ def _grad_coeff(y, m):
 
     s = sp.Symbol("s")
     return sp.diff(sp.log(1 + sp.exp(-y * s)), s).subs(s, m)
-
-
-@check("000:equation-20")
-def equation_20(ctx: Context) -> Outcome:
-    sp, m, C = _scalar_loss()
-
-    def one(y):
-        g_minus = _grad_coeff(-y, m)  # g_t^{-y}, coefficient of x
-        g = _grad_coeff(y, m)
-        eta = sp.exp(y * m) / (1 + C)
-        dom = {"m": ("-8", "8"), "C": ("0", "10")}
-        return combine([
-            ("g^{-y} == y x/(1+e^{-y m})", identity(g_minus, y / (1 + sp.exp(-y * m)), dom, ctx)),
-            ("== e^{y m} y x/(1+e^{y m})", identity(y / (1 + sp.exp(-y * m)), sp.exp(y * m) * y / (1 + sp.exp(y * m)), dom, ctx)),
-            ("== -(1+BR) eta_t g_t", identity(sp.exp(y * m) * y / (1 + sp.exp(y * m)), -(1 + C) * eta * g, dom, ctx)),
-        ])
-    out = _each_label(one, ctx)
-    out.evidence["reading"] = "all three vectors are multiples of x_t; compared coefficientwise (dimension-free)"
-    return out
-
-
-@check("000:claim-6")
-def claim_6(ctx: Context) -> Outcome:
-    sp, m, C = _scalar_loss()
-
-    def one(y):
-        g = _grad_coeff(y, m)
-        eta = sp.exp(y * m) / (1 + C)
-        return identity(eta / 2 * g**2, 1 / (2 * (1 + C)) * sp.exp(y * m) / (1 + sp.exp(y * m)) ** 2,
-                        {"m": ("-8", "8"), "C": ("0", "10")}, ctx,
-                        what="coefficient of x x^T in eta/2 g g^T")
-    ident = _each_label(one, ctx)
-    bound = inequality("exp(z)/(1+exp(z))**2 <= 1/4", {"z": ("-oo", "oo")}, ctx,
-                       reading="c x x^T <= c' x x^T iff c <= c' (x x^T is PSD, nonzero); Tr(x x^T) = ||x||^2 <= R^2, "
-                               "so Tr(C_n) <= n R^2/(8(1+BR)) follows by summing")
-    return combine([("identity", ident), ("e^z/(1+e^z)^2 <= 1/4", bound)])
-
-
-@check("000:lemma-3/step-11")
-def lemma_3_step_11(ctx: Context) -> Outcome:
-    sp, m, C = _scalar_loss()
-
-    def one(y):
-        g = _grad_coeff(y, m)
-        eta = sp.exp(y * m) / (1 + C)
-        lhs = (eta * g * m - 1) * g  # g^T thetahat = g_coeff * m
-        rhs = y * m / (2 + 2 * sp.cosh(y * m)) / (1 + C) * y + y / (1 + sp.exp(y * m))
-        return identity(lhs, rhs, {"m": ("-8", "8"), "C": ("0", "10")}, ctx, what="coefficient of x_s")
-    return _each_label(one, ctx)
 
 
 # --------------------------------------------------------------------------- App. B, one round

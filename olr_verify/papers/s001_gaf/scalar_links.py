@@ -66,23 +66,6 @@ def replay_inclusion(art: dict):
     return bool(p1 > p2), {"P_left": str(p1), "P_right": str(p2)}
 
 
-@check("001:equation-16")
-def equation_16(ctx: Context) -> Outcome:
-    import sympy as sp
-
-    t, X = sp.symbols("t X", positive=True)
-    mgf = sp.integrate(sp.exp(t * X) * X ** sp.Rational(-1, 2) * sp.exp(-X / 2) / sp.sqrt(2 * sp.pi), (X, 0, sp.oo),
-                       conds="none")
-    mgf_ok = identity(sp.simplify(mgf.subs(t, sp.Rational(1, 4))), sp.sqrt(2), {}, ctx,
-                      what="E exp(X/4) = sqrt(2) for X ~ chi^2_1 (density integrated exactly)")
-    jensen = inequality("-log(1-2*c)/4 <= c*log(2)", {"c": ("0", "1/4")}, ctx,
-                        reading="(E e^{cX})^{d/2} = (1-2c)^{-d/4} <= 2^{dc} = (E e^{X/4})^{2dc}, c = zeta/(alpha lam) <= 1/4")
-    last = inequality("2**y <= 2", {"y": ("0", "1")}, ctx,
-                      reading="y = d z with z = zeta/(lam alpha) <= 1/d since lam >= d zeta/alpha, so y in [0, 1] "
-                              "for every d >= 1")
-    return combine([("chi^2 mgf at 1/4", mgf_ok), ("Jensen step", jensen), ("<= 2", last)])
-
-
 _ = parse
 
 
@@ -101,37 +84,3 @@ def _binary_scalar_links(ctx: Context):
     ]
 
 
-@check("001:lemma-6/step-1/binary")
-def lemma_6_step_1_binary(ctx: Context) -> Outcome:
-    """Binary logistic loss l(theta) = f(y theta^T x), f(z) = log(1+e^{-z}): generalized self-concordance.
-
-    D^3 l[h,h,g] = y^3 f'''(m) (x^T h)^2 (x^T g) and D^2 l[h,h] = f''(m) (x^T h)^2 (exact, sympy, d = 2 with
-    symbolic entries); |f'''| <= f'' on R (prover); |x^T g| <= ||x|| ||g|| <= R ||g|| (Cauchy-Schwarz), so the
-    coefficient is R for the binary loss, inside the 2R of the multiclass statement. The derivative identities
-    are exact at d = 2 only and Cauchy-Schwarz is cited, so the d-dimensional statement is reported as
-    verified even when every link is proved."""
-    import sympy as sp
-
-    t1, t2, x1, x2, h1, h2, g1, g2, y, s, r = sp.symbols("t1 t2 x1 x2 h1 h2 g1 g2 y s r", real=True)
-    m = y * (t1 * x1 + t2 * x2)
-    ell = sp.log(1 + sp.exp(-m))
-    along = ell.subs({t1: t1 + s * h1 + r * g1, t2: t2 + s * h2 + r * g2})
-    third = sp.diff(along, s, 2, r).subs({s: 0, r: 0})
-    second = sp.diff(along, s, 2).subs({s: 0, r: 0})
-    z = sp.Symbol("z", real=True)
-    f = sp.log(1 + sp.exp(-z))
-    xh, xg = x1 * h1 + x2 * h2, x1 * g1 + x2 * g2
-    box = {n: ("-2", "2") for n in ("t1", "t2", "x1", "x2", "h1", "h2", "g1", "g2")} | {"y": ("1", "1")}
-    out = combine([
-        ("D^3 l[h,h,g] = y^3 f'''(m) (x.h)^2 (x.g) (d = 2)",
-         identity(third, y**3 * sp.diff(f, z, 3).subs(z, m) * xh**2 * xg, box, ctx)),
-        ("D^2 l[h,h] = y^2 f''(m) (x.h)^2 (d = 2)",
-         identity(second, y**2 * sp.diff(f, z, 2).subs(z, m) * xh**2, box, ctx)),
-        *_binary_scalar_links(ctx),
-    ], method="exact sympy derivatives at d = 2 + arb prover; Cauchy-Schwarz |x.g| <= R||g|| (cited) closes it",
-        extra={"conclusion": "|D^3 l[h,h,g]| <= R ||g|| D^2 l[h,h] for ||x|| <= R, y = +-1 (y^2 = 1)"})
-    if out.status == "proved":
-        out.status = "verified"
-        out.evidence["why verified"] = ("every link is certified, but the derivative identities are exact at d = 2 "
-                                        "only and the Cauchy-Schwarz step is cited")
-    return out

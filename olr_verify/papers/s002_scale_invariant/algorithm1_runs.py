@@ -17,7 +17,8 @@ import math
 
 import numpy as np
 
-from olr_verify.checks.scalar_common import combine, identity, inequality
+from olr_verify.checks.scalar_common import combine, identity
+from olr_verify.checks.verdicts import not_a_certificate
 from olr_verify.timing import measured_order
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check, decide
@@ -166,7 +167,6 @@ def claim_5(ctx: Context) -> Outcome:
         p1 = ScaleInvariantCoordinatewise(4).run(X, Y)
         p2 = ScaleInvariantCoordinatewise(4).run(X * A, Y)
         worst, runs = max(worst, float(np.max(np.abs(p1 - p2) / (1 + np.abs(p1))))), runs + 1
-    from olr_verify.checks.verdicts import not_a_certificate
 
     return not_a_certificate(combine([("one coordinate's contribution (sympy)", exact)],
                    method="induction: g_q invariant for q < t => h -> a h, s^2 -> a^2 s^2; the term w x is invariant "
@@ -317,48 +317,6 @@ def claim_10(ctx: Context) -> Outcome:
                     ("sup_u of LHS - f on runs (f* by 1-D maximisation)",
                      Outcome("verified" if w10 <= 1e-7 else "inconclusive", "float64 runs", {"coordinates": n, "max_lhs_minus_rhs": w10}))],
                    method="(3) + Lemma 3.2 with beta = Td + claim 8; worst comparator u_i evaluated through f*")
-
-
-@check("002:claim-11")
-def claim_11(ctx: Context) -> Outcome:
-    sp = _sp()
-    parts = []
-    for d in (2, 3):
-        a = sp.symbols(f"a1:{d + 1}")
-        b = sp.symbols(f"b1:{d + 1}")
-        parts.append((f"Lagrange identity d={d}", identity(sum(x**2 for x in a) * sum(y**2 for y in b) - sum(x * y for x, y in zip(a, b)) ** 2,
-                                                         sum((a[i] * b[j] - a[j] * b[i]) ** 2 for i in range(d) for j in range(i + 1, d)), {}, ctx)))
-    parts.append(("sum_t ||x_t||^2 <= T X^2", inequality("n2 <= X**2", {"X": ("0", "oo"), "n2": ("0", "X**2")}, ctx)))
-    out = combine(parts, method="Cauchy-Schwarz (Lagrange identity, exact for d = 2, 3) + ||x_t|| <= X; "
-                                "sum_i s_{T,i}^2 = sum_t ||x_t||^2 by interchanging finite sums")
-    return Outcome("verified" if out.status == "proved" else out.status, out.method + " (general d not certified)", out.evidence)
-
-
-def _by_argument(step: Outcome, method: str, evidence: dict) -> Outcome:
-    """A statement that follows from the scalar ``step`` by the printed argument: at most ``verified``."""
-    return Outcome("verified" if step.status in ("proved", "verified") else step.status, method,
-                   {"log_step": {"status": step.status, "method": step.method}, **evidence})
-
-
-@check("002:claim-12")
-def claim_12(ctx: Context) -> Outcome:
-    log_step = inequality("log(1 + c*p) <= log(1 + c*q)", {"c": ("0", "oo"), "q": ("0", "oo"), "p": ("0", "q")}, ctx)
-    return _by_argument(log_step, "monotonicity of log + claim 11",
-                        {"argument": "u_i^2 s_{T,i}^2 <= U^2 X^2 T, so each log factor <= log(1 + alpha d^2 U^2 X^2 T^3) and by "
-                                     "claim 11 the bound is <= U X sqrt(T) sqrt(alpha log(1 + alpha d^2 U^2 X^2 T^3)) + "
-                                     "kappa(alpha)(1 + log T)",
-                         "reading": "O(.) holds for fixed alpha when U X sqrt(T) is bounded below; the additive "
-                                    "kappa(alpha)(1 + log T) is not O(U X sqrt T log(...)) uniformly as U X -> 0"})
-
-
-@check("002:claim-13")
-def claim_13(ctx: Context) -> Outcome:
-    step = inequality("log(1 + c*y) <= log(c) + log(1 + y)", {"c": ("1", "oo"), "y": ("0", "oo")}, ctx)
-    return _by_argument(step, "log(1 + c x^2) <= log c + log(1 + x^2) (c = alpha d^2 T^2 >= 1)",
-                        {"reading": "for |u_i| s_i = x >= 1: bound_i / f(x) <= sqrt(alpha (1 + log(alpha d^2 T^2)/log 2)) = "
-                                    "O(sqrt(log T)); for x -> 0 the ratio tends to alpha d T, where both terms are dominated by "
-                                    "the additive kappa(alpha)(1 + log T)",
-                         "optimality": "relies on Lemma 3.1 (cited; 002:lemma-3.1 inconclusive)"})
 
 
 @check("002:claim-14")

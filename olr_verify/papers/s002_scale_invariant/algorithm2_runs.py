@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from olr_verify.artefacts import replayer
-from olr_verify.checks.scalar_common import combine, identity, inequality
+from olr_verify.checks.scalar_common import combine, identity
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 from olr_verify.papers.s002_scale_invariant.algorithm1_runs import _alg2_trace, _gradient_sequences, _sp
@@ -323,29 +323,6 @@ def claim_29(ctx: Context) -> Outcome:
         out = Outcome("verified", out.method + "; general d not certified", out.evidence)
     elif out.status == "proved":
         out = Outcome("proved", out.method + " and for general d with sympy MatrixSymbols", out.evidence)
-    return out
-
-
-@check("002:claim-30")
-def claim_30(ctx: Context) -> Outcome:
-    sp = _sp()
-    a = sp.Symbol("a", positive=True)
-    u = sp.Symbol("u", real=True)
-    xs = sp.symbols("x1:4", real=True)
-    coord = identity(sp.Abs(u / a) * sp.sqrt(sum((a * x) ** 2 for x in xs)), sp.Abs(u) * sp.sqrt(sum(x**2 for x in xs)),
-                     {"a": ("0.1", "5"), "u": ("-3", "3"), "x1": ("-2", "2"), "x2": ("-2", "2"), "x3": ("-2", "2")}, ctx,
-                     what="|u_i/a_i| s_{T,i}(a_i x) == |u_i| s_{T,i}(x), T = 3")
-    Am = sp.Matrix(2, 2, lambda i, j: sp.Symbol(f"a{i}{j}"))
-    um = sp.Matrix(sp.symbols("u1:3"))
-    Xs = [sp.Matrix(sp.symbols(f"x{t}_1:3")) for t in range(2)]
-    S = sum((x * x.T for x in Xs), sp.zeros(2, 2))
-    v = Am.inv().T * um
-    full = identity((v.T * Am * S * Am.T * v)[0], (um.T * S * um)[0], {}, ctx, what="||A^-T u||^2_{A S A^T} == ||u||^2_S (2x2, T=2)")
-    out = combine([("coordinate-wise", coord), ("full", full)])
-    if out.status == "proved":
-        out = Outcome("verified", "exact sympy identities at fixed sizes (T = 3 coordinate-wise; d = 2, T = 2 full)",
-                      {**out.evidence, "note": "the penalty depends on u only through the predictions x_t^T u; other sizes "
-                                               "not certified"})
     return out
 
 

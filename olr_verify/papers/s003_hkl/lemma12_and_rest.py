@@ -9,26 +9,13 @@ from __future__ import annotations
 
 import math
 
-from olr_verify.checks.scalar_common import combine, identity
+from olr_verify.checks.scalar_common import combine, identity, inequality
 from olr_verify.timing import loglog_slope
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check, decide
 
 SP = "log(1+exp({0}))"
 SIG = "1/(1+exp(-({0})))"
-
-
-_ICACHE: dict = {}
-
-
-def inequality(relation, domain, ctx, **kw):
-    """scalar_common.inequality, cached per process; the prover only in full mode (ctx.quick: seeded search)."""
-    from olr_verify.checks.scalar_common import inequality as _inequality
-
-    key = (relation, tuple((k, tuple(v)) for k, v in domain.items()), ctx.quick, ctx.seed)
-    if key not in _ICACHE:
-        _ICACHE[key] = _inequality(relation, domain, ctx, use_prover=not ctx.quick, **kw)
-    return _ICACHE[key]
 
 
 def _sp():
@@ -252,21 +239,6 @@ def claim_11(ctx: Context) -> Outcome:
     return Outcome("verified" if worst <= 1 / 40 else "inconclusive", "30-digit evaluation on a grid of the Lemma-3 domain",
                    {"max_deviation_over_eps": worst, "reading": "L_+- = const +- eps w/D + eps w^2/(8D^2) up to eps/40 on "
                     "[D/2, D] (proved in 003:lemma-3/sketch/up-to-constant); the 2-D analogue is Lemma 5 (eqs. (9)-(11))"})
-
-
-@check("003:table-1")
-def table_1(ctx: Context) -> Outcome:
-    sp = _sp()
-    D, T = sp.symbols("D T", positive=True)
-    pairs = [("D^3 T^{1/3}/T == D^3/T^{2/3}", D**3 * T ** sp.Rational(1, 3) / T, D**3 / T ** sp.Rational(2, 3)),
-             ("D^{2/3} T^{1/3}/T == D^{2/3}/T^{2/3}", D ** sp.Rational(2, 3) * T ** sp.Rational(1, 3) / T, D ** sp.Rational(2, 3) / T ** sp.Rational(2, 3)),
-             ("sqrt(DT)/T == sqrt(D/T)", sp.sqrt(D * T) / T, sp.sqrt(D / T)),
-             ("D sqrt T/T == D/sqrt T", D * sp.sqrt(T) / T, D / sp.sqrt(T))]
-    parts = [(lab, identity(a, b, {"D": ("2", "30"), "T": ("1", "1000")}, ctx)) for lab, a, b in pairs]
-    out = combine(parts)
-    return Outcome("verified" if out.status == "proved" else out.status, "row consistency (online regret / T = stochastic rate)",
-                   {**out.evidence, "entries": {"this paper": "decided by 003:theorem-2, -4, -9, 003:corollary-7, -8, -10",
-                                                "previous": "cited (Zinkevich; Hazan et al.), not re-proved"}})
 
 
 # --------------------------------------------------------------------------- figures

@@ -66,6 +66,16 @@ class Context:
     def figure_entry(name: str, caption: str) -> dict[str, str]:
         return {"path": f"figures/{name}", "caption": caption}
 
+    @staticmethod
+    def pyplot():
+        """matplotlib.pyplot on the file-only Agg backend (a check draws its figures without a display)."""
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        return plt
+
 
 def no_check_yet() -> Outcome:
     return Outcome("inconclusive", "none", {"reason": "no check yet"})

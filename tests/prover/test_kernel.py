@@ -146,6 +146,12 @@ def test_an_undefined_point_is_never_a_counterexample_and_erf_does_not_crash():
         "proved", "verified", "inconclusive")
 
 
+def test_a_float_pole_at_an_end_does_not_crash_the_hypothesis_probe():
+    """1/u at u = 0 raised ZeroDivisionError from the probe's float evaluation (000:lemma-10/step-1-2's link)."""
+    assert prove("1-u <= log(1/u)", {"u": ("0", "1")}, timeout=1, kernel_boxes=500).status != "refuted"
+    assert prove("1-u >= log(1/u)", {"u": ("0", "1")}, timeout=1, kernel_boxes=500).status == "refuted"
+
+
 def test_the_same_input_gives_the_same_certificate():
     a = prove("x*(1 - x) <= 1/4", {"x": ("0", "1")}, timeout=1)
     b = prove("x*(1 - x) <= 1/4", {"x": ("0", "1")}, timeout=1)

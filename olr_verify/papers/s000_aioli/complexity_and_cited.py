@@ -282,13 +282,9 @@ def corollary_6_proof(ctx: Context) -> Outcome:
 # --------------------------------------------------------------------------- Figure 1
 @check("000:figure-1")
 def figure_1(ctx: Context) -> Outcome:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     from algorithms import AIOLI, FTRL, FosterAggregating
 
+    plt = Context.pyplot()
     B, R = 3.0, 1.0
     X = np.array([[1.0], [0.8], [-0.4], [0.9], [-1.0], [0.6]])
     Y = np.array([1, 1, 1, -1, -1, 1])

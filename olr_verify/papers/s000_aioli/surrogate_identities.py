@@ -117,27 +117,29 @@ def equation_15(ctx: Context) -> Outcome:
     return _d2([("line 1", _vec_zero([lhs - r1])), ("line 2", _vec_zero([r1 - r2])), ("line 3", _vec_zero([r2 - r3]))], "(15)")
 
 
+def _newton_forms(R: dict, A, played: tuple[str, str], grad, shift, eq: str) -> Outcome:
+    """(16), (17): the point ``played`` = (printed name, key of R) is the Newton step th - A^{-1} grad / 2 of the surrogate at th, and that
+    step equals the printed last form th + A^{-1} shift / 2 - A^{-1} (grad_{t-1} + g_t + g_t^-) / 2."""
+    th = R["th"]
+    newton = th - A.inv() * grad / 2
+    last = th + A.inv() * shift / 2 - A.inv() * (R["grad_prev"] + R["g"] + R["gm"]) / 2
+    return _d2([(f"{played[0]} == Newton step", _vec_zero(R[played[1]] - newton)),
+                ("Newton step == last form", _vec_zero(newton - last))], eq)
+
+
 @check("000:equation-16")
 def equation_16(ctx: Context) -> Outcome:
     QUICK["on"] = ctx.quick
     R = _round()
-    At, th, g, gm = R["At"], R["th"], R["g"], R["gm"]
-    grad_t = R["grad_prev"] + g  # grad of hat L_t at thetahat: grad hat l_t(thetahat) = g_t
-    newton = th - At.inv() * grad_t / 2
-    last = th + At.inv() * gm / 2 - At.inv() * (R["grad_prev"] + g + gm) / 2
-    return _d2([("theta_{t+1} == Newton step", _vec_zero(R["theta_next"] - newton)),
-                ("Newton step == last form", _vec_zero(newton - last))], "(16)")
+    # grad of hat L_t at thetahat: grad hat l_t(thetahat) = g_t
+    return _newton_forms(R, R["At"], ("theta_{t+1}", "theta_next"), R["grad_prev"] + R["g"], R["gm"], "(16)")
 
 
 @check("000:equation-17")
 def equation_17(ctx: Context) -> Outcome:
     QUICK["on"] = ctx.quick
     R = _round()
-    Ap, th, g, gm = R["Ap"], R["th"], R["g"], R["gm"]
-    newton = th - Ap.inv() * R["grad_prev"] / 2
-    last = th + Ap.inv() * (g + gm) / 2 - Ap.inv() * (R["grad_prev"] + g + gm) / 2
-    return _d2([("theta_t == Newton step", _vec_zero(R["theta_t"] - newton)),
-                ("Newton step == last form", _vec_zero(newton - last))], "(17)")
+    return _newton_forms(R, R["Ap"], ("theta_t", "theta_t"), R["grad_prev"], R["g"] + R["gm"], "(17)")
 
 
 @check("000:theorem-7/step-7")
@@ -185,18 +187,25 @@ def equation_19(ctx: Context) -> Outcome:
     return _d2([("right side of (18) == Z_t + Omega_t", _vec_zero([lhs - Z - Om]))], "(19)")
 
 
+def symmetric_matrix(name: str, d: int):
+    """The d x d symmetric matrix of free symbols name1, name2, ... (row by row on and above the diagonal)."""
+    import sympy as sp
+
+    entries = iter(sp.symbols(f"{name}1:{d * (d + 1) // 2 + 1}"))
+    M = sp.zeros(d, d)
+    for i in range(d):
+        for j in range(i, d):
+            M[i, j] = M[j, i] = next(entries)
+    return M
+
+
 @check("000:lemma-10/step-1-2")
 def lemma_10_step_1_2(ctx: Context) -> Outcome:
     import sympy as sp
 
     parts = []
     for d in (2, 3):
-        syms = sp.symbols(f"a1:{d * (d + 1) // 2 + 1}")
-        it = iter(syms)
-        A = sp.zeros(d, d)
-        for i in range(d):
-            for j in range(i, d):
-                A[i, j] = A[j, i] = next(it)
+        A = symmetric_matrix("a", d)
         u = sp.Matrix(sp.symbols(f"u1:{d + 1}"))  # u = sqrt(eta_t/2) g_t
         At = A + u * u.T
         lhs = (u.T * At.adjugate() * u)[0] / At.det()
@@ -215,12 +224,7 @@ def lemma_10_step_3(ctx: Context) -> Outcome:
     lam = sp.Symbol("lam", positive=True)
     parts = []
     for d in (2, 3):
-        syms = sp.symbols(f"c1:{d * (d + 1) // 2 + 1}")
-        it = iter(syms)
-        Cn = sp.zeros(d, d)
-        for i in range(d):
-            for j in range(i, d):
-                Cn[i, j] = Cn[j, i] = next(it)
+        Cn = symmetric_matrix("c", d)
         x = sp.Symbol("x")
         charpoly = Cn.charpoly(x).as_expr()  # prod (x - lam_k)
         lhs = (sp.eye(d) + Cn / lam).det()

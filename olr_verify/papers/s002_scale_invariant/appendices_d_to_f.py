@@ -10,25 +10,30 @@ from olr_verify.registry import check, decide
 from olr_verify.papers.s002_scale_invariant.sections1_to_4 import _exact_matrix_outcome, _rational_instances, _sp
 
 
+def _on_instances(ctx: Context, offset: int, quick: int, full: int, holds) -> tuple[bool, int]:
+    """(whether ``holds(S, xs, rng)`` on every exact instance (S, xs), their number): ``quick`` or ``full`` instances
+    by the mode, and ``rng`` the generator of the random integers the check adds, all seeded by ctx.seed + offset."""
+    import numpy as np
+
+    n = quick if ctx.quick else full
+    rng = np.random.default_rng(ctx.seed + offset)
+    return all([holds(S, xs, rng) for S, xs in _rational_instances(ctx.seed + offset, n)]), n
+
+
 # --------------------------------------------------------------------------- App. D
 @check("002:claim-17/key-identity")
 def claim_17_key(ctx: Context) -> Outcome:
     sp = _sp()
-    import numpy as np
 
-    rng = np.random.default_rng(ctx.seed + 1)
-    n, ok = (5 if ctx.quick else 16), True
-    for S, xs in _rational_instances(ctx.seed + 1, n):
-        d = S.rows
+    def holds(S, xs, rng) -> bool:
         while True:
-            A = sp.Matrix(d, d, lambda i, j: int(rng.integers(-3, 4)))
+            A = sp.Matrix(S.rows, S.rows, lambda i, j: int(rng.integers(-3, 4)))
             if A.det() != 0:
                 break
-        M = (A * S * A.T).pinv()
-        Sp = S.pinv()
-        for xi in xs:
-            for xj in xs:
-                ok &= sp.simplify((xi.T * A.T * M * A * xj)[0] - (xi.T * Sp * xj)[0]) == 0
+        M, Sp = (A * S * A.T).pinv(), S.pinv()
+        return all(sp.simplify((xi.T * A.T * M * A * xj)[0] - (xi.T * Sp * xj)[0]) == 0 for xi in xs for xj in xs)
+
+    ok, n = _on_instances(ctx, 1, 5, 16, holds)
     return _exact_matrix_outcome("x_i^T A^T (A S A^T)^+ A x_j == x_i^T S^+ x_j", ok, n,
                                  "for x_i, x_j among the vectors building S (so in range(S)), invertible integer A")
 
@@ -57,17 +62,15 @@ def claim_18(ctx: Context) -> Outcome:
 @check("002:lemma-4.3/projector")
 def lemma_4_3_projector(ctx: Context) -> Outcome:
     sp = _sp()
-    import numpy as np
 
-    rng = np.random.default_rng(ctx.seed + 2)
-    n, ok = (6 if ctx.quick else 20), True
-    for S, xs in _rational_instances(ctx.seed + 2, n):
-        d = S.rows
-        Pm = sp.eye(d) - S * S.pinv()
-        x = sp.Matrix([int(v) for v in rng.integers(-3, 4, size=d)])
-        h = -sum((sp.Rational(int(rng.integers(-4, 5)), 4) * v for v in xs), sp.zeros(d, 1))
+    def holds(S, xs, rng) -> bool:
+        Pm = sp.eye(S.rows) - S * S.pinv()
+        x = sp.Matrix([int(v) for v in rng.integers(-3, 4, size=S.rows)])
+        h = -sum((sp.Rational(int(rng.integers(-4, 5)), 4) * v for v in xs), sp.zeros(S.rows, 1))
         xp = Pm * x
-        ok &= (h.T * xp)[0] == 0 and (xp.T * x)[0] == (xp.T * xp)[0] and Pm * Pm == Pm
+        return (h.T * xp)[0] == 0 and (xp.T * x)[0] == (xp.T * xp)[0] and Pm * Pm == Pm
+
+    ok, n = _on_instances(ctx, 2, 6, 20, holds)
     return _exact_matrix_outcome("projector facts", ok, n, "x_perp = (I - S S^+) x: h^T x_perp = 0 (h in range(S)), "
                                                           "x_perp^T x = ||x_perp||^2, (I - S S^+)^2 = I - S S^+")
 
@@ -87,9 +90,9 @@ def _case_instances(ctx: Context, want_perp_zero: bool):
         xs = [v for v in xs if v != sp.zeros(d, 1)] or [sp.Matrix(basis[0].tolist())]
         S = sum((v * v.T for v in xs), sp.zeros(d, d))
         Sp = S.pinv()
-        h = -sum((sp.Rational(int(rng.integers(-4, 5)), 4) * v for v in xs), sp.zeros(d, 1))
+        h = -sum((sp.Rational(int(rng.integers(-4, 5)), 4) * v for v in xs), sp.zeros(S.rows, 1))
         if want_perp_zero:
-            x = sum((int(rng.integers(-2, 3)) * v for v in xs), sp.zeros(d, 1))
+            x = sum((int(rng.integers(-2, 3)) * v for v in xs), sp.zeros(S.rows, 1))
         else:
             x = sp.Matrix([int(v) for v in rng.integers(-3, 4, size=d)])
         xp = (sp.eye(d) - S * Sp) * x

@@ -242,14 +242,18 @@ def claim_11(ctx: Context) -> Outcome:
 
 
 # --------------------------------------------------------------------------- figures
+def _regenerated(ok: bool, method: str, evidence: dict, name: str, caption: str) -> Outcome:
+    """A regenerated figure (file ``name``): ``verified`` when the property it illustrates holds on the plotted
+    data, else ``inconclusive``."""
+    return Outcome("verified" if ok else "inconclusive", method,
+                   {**evidence, "figures": [Context.figure_entry(name, caption)]})
+
+
 @check("003:figure-1")
 def figure_1(ctx: Context) -> Outcome:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     import numpy as np
 
+    plt = Context.pyplot()
     D, eps = 20.0, 1 / 25
     th = math.sqrt(eps) / D
     w = np.linspace(-D, D, 801)
@@ -274,25 +278,20 @@ def figure_1(ctx: Context) -> Outcome:
     slope_m = float(np.polyfit(w[half] / D, Ls[-1][half], 1)[0]) / eps
     incr = bool(np.all(np.diff(Ls[1][half]) > 0))
     decr = bool(np.all(np.diff(Ls[-1][half]) < 0))
-    ok = incr and decr
-    return Outcome("verified" if ok else "inconclusive", "regenerated illustration (D = 20, eps = 1/25)",
-                   {"L_plus_increasing_on_[D/2,D]": incr, "L_minus_decreasing_on_[D/2,D]": decr,
-                    "fitted_slope_in_w/D_over_eps": {"plus": slope_p, "minus": slope_m},
-                    "figures": [Context.figure_entry(name, "Fig. 1 regenerated (D = 20, eps = 1/25; parameters not "
-                                                           "stated in the paper). (a) the two instance losses: linear vs "
-                                                           "near-quadratic on the shaded [D/2, D]; (b) L_+ rises, L_- falls "
-                                                           "there (slopes ~ +-eps per unit w/D plus the eps w^2/(8D^2) curvature)")]})
+    return _regenerated(incr and decr, "regenerated illustration (D = 20, eps = 1/25)",
+                        {"L_plus_increasing_on_[D/2,D]": incr, "L_minus_decreasing_on_[D/2,D]": decr,
+                         "fitted_slope_in_w/D_over_eps": {"plus": slope_p, "minus": slope_m}},
+                        name, "Fig. 1 regenerated (D = 20, eps = 1/25; parameters not stated in the paper). (a) the two "
+                              "instance losses: linear vs near-quadratic on the shaded [D/2, D]; (b) L_+ rises, L_- "
+                              "falls there (slopes ~ +-eps per unit w/D plus the eps w^2/(8D^2) curvature)")
 
 
 @check("003:figure-3")
 def figure_3(ctx: Context) -> Outcome:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     import numpy as np
     from scipy.optimize import minimize
 
+    plt = Context.pyplot()
     D = 24.0
     rho = (D / math.sqrt(2)) * (1 + math.exp(0.9)) / (1 + math.exp(-0.9 * D / math.sqrt(2)))
     p = rho / (1 + rho)
@@ -323,25 +322,21 @@ def figure_3(ctx: Context) -> Outcome:
     in_dark = bool(min(xl @ res.x, xr @ res.x) > 0 and max(np.logaddexp(0, xl @ res.x) - xl @ res.x,
                                                         np.logaddexp(0, xr @ res.x) - xr @ res.x) <= tol)
     ok = in_dark and float(np.linalg.norm(res.x - w0)) < 1e-4 * D
-    return Outcome("verified" if ok else "inconclusive", "regenerated illustration (D = 24, Fig. 4's p)",
-                   {"numerical_minimiser": [float(v) for v in res.x], "w_0": [0.0, 0.9 * D],
-                    "minimiser_in_dark_area": in_dark, "linearity_tolerance": tol,
-                    "figures": [Context.figure_entry(name, "Fig. 3 regenerated (D = 24; parameters not stated in the paper): "
-                                                           "grey = one of l(., x_l), l(., x_r) within 0.01 of linear, dark = both; "
-                                                           "the red star (numerical minimiser of L_0) sits at w_0 = (0, 0.9D) "
-                                                           "inside the dark area")]})
+    return _regenerated(ok, "regenerated illustration (D = 24, Fig. 4's p)",
+                        {"numerical_minimiser": [float(v) for v in res.x], "w_0": [0.0, 0.9 * D],
+                         "minimiser_in_dark_area": in_dark, "linearity_tolerance": tol},
+                        name, "Fig. 3 regenerated (D = 24; parameters not stated in the paper): grey = one of "
+                              "l(., x_l), l(., x_r) within 0.01 of linear, dark = both; the red star (numerical "
+                              "minimiser of L_0) sits at w_0 = (0, 0.9D) inside the dark area")
 
 
 @check("003:claim-12")
 def claim_12(ctx: Context) -> Outcome:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     import numpy as np
 
     from algorithms.ftrl_surrogate_1d import approximate_loss
 
+    plt = Context.pyplot()
     D = 4.0
     w = np.linspace(-D, D, 401)
     fig, ax = plt.subplots(1, 2, figsize=(10, 4))
@@ -360,13 +355,13 @@ def claim_12(ctx: Context) -> Outcome:
     fig.tight_layout()
     fig.savefig(ctx.figure_path(name), dpi=90)
     plt.close(fig)
-    return Outcome("verified" if worst <= 1e-12 else "inconclusive", "qualitative regeneration",
-                   {"reading": "the paper reports no experiments; Figures 1, 3 are regenerated by 003:figure-1, "
-                               "003:figure-3, Figure 5 here (D = 4; parameters not stated in the paper)",
-                    "max_surrogate_minus_loss_on_plot": worst,
-                    "figures": [Context.figure_entry(name, "Fig. 5 regenerated: the approximate losses of Eq. (4) touch the "
-                                                           "logistic loss at w_t (grey line) and stay below it on [-D, D]; "
-                                                           "(a) linear on w >= 0, quadratic on w <= 0; (b) quadratic everywhere")]})
+    return _regenerated(worst <= 1e-12, "qualitative regeneration",
+                        {"reading": "the paper reports no experiments; Figures 1, 3 are regenerated by 003:figure-1, "
+                                    "003:figure-3, Figure 5 here (D = 4; parameters not stated in the paper)",
+                         "max_surrogate_minus_loss_on_plot": worst},
+                        name, "Fig. 5 regenerated: the approximate losses of Eq. (4) touch the logistic loss at w_t "
+                              "(grey line) and stay below it on [-D, D]; (a) linear on w >= 0, quadratic on w <= 0; "
+                              "(b) quadratic everywhere")
 
 
 @check("003:equation-16")

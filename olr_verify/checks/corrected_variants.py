@@ -12,7 +12,7 @@ by a prose step (a change of basis, a scaling, the mean value theorem, a Gaussia
 from __future__ import annotations
 
 from olr_verify.checks.scalar_common import combine, identity, inequality
-from olr_verify.checks.verdicts import not_a_certificate, on_printed_domain
+from olr_verify.checks.verdicts import not_a_certificate
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 

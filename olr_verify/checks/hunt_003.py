@@ -76,21 +76,16 @@ def _lower(ctx, which, key):
                    "over samples) against the proper learners of the proof and every learner of algorithms/", ev)
 
 
-@check("003:theorem-2")
-def theorem_2(ctx):
-    return _lower(ctx, "1d", "ratio_excess")
+def _lower_check(claim: str, which: str, key: str):
+    """Register ``claim``: :func:`_lower` on the ``which`` construction, deciding the ratio ``key``."""
+    def fn(ctx):
+        return _lower(ctx, which, key)
+
+    fn.__name__ = claim.split(":")[1].replace("-", "_")
+    return check(claim)(fn)
 
 
-@check("003:corollary-7")
-def corollary_7(ctx):
-    return _lower(ctx, "1d", "ratio_regret")
-
-
-@check("003:theorem-4")
-def theorem_4(ctx):
-    return _lower(ctx, "2d", "ratio_excess")
-
-
-@check("003:corollary-8")
-def corollary_8(ctx):
-    return _lower(ctx, "2d", "ratio_regret")
+theorem_2 = _lower_check("003:theorem-2", "1d", "ratio_excess")
+corollary_7 = _lower_check("003:corollary-7", "1d", "ratio_regret")
+theorem_4 = _lower_check("003:theorem-4", "2d", "ratio_excess")
+corollary_8 = _lower_check("003:corollary-8", "2d", "ratio_regret")

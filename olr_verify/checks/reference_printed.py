@@ -42,10 +42,19 @@ def _lemma3_tolerance(t: int, T: int, R: float, lam: float) -> float:
     return (R * t / lam) * float(np.exp(-T / (4 + R * R / lam)))
 
 
-def _compare_aioli(run, ctx: Context, claim: str, printed: bool) -> Outcome:
+def _aioli_box(box: str):
+    """The box ``box`` (algorithm-1, algorithm-2 or corrected) of olr_verify/printed/aioli_000.py."""
+    from olr_verify.printed import aioli_000
+
+    return {"algorithm-1": aioli_000.algorithm_1, "algorithm-2": aioli_000.algorithm_2,
+            "corrected": aioli_000.corrected}[box]
+
+
+def _compare_aioli(box: str, ctx: Context, printed: bool) -> Outcome:
     from algorithms.aioli import theorem4_inner_steps
     from reference.aioli import theta_bar
 
+    run = _aioli_box(box)
     started = time.time()
     worst, rounds = 0.0, 0
     for X, Y, B, R, lam in _aioli_cases(ctx):
@@ -60,8 +69,8 @@ def _compare_aioli(run, ctx: Context, claim: str, printed: bool) -> Outcome:
             rounds += 1
             worst = max(worst, dev / tol)
             if dev > tol:
-                artefact = {"replay": {"type": "printed_aioli_000", "algorithm": claim.split(":")[1][:11],
-                                       "round": t + 1, "T": T, "B": _exact(B), "R": _exact(R), "lam": _exact(lam),
+                artefact = {"replay": {"type": "printed_aioli_000", "algorithm": box, "round": t + 1, "T": T,
+                                       "B": _exact(B), "R": _exact(R), "lam": _exact(lam),
                                        "X": [[_exact(v) for v in row] for row in X[:t + 1]],
                                        "Y": [_exact(v) for v in Y[:t + 1]], "tolerance": _exact(tol)},
                             "first_round": t + 1, "deviation": dev, "tolerance": tol}
@@ -80,12 +89,10 @@ def _compare_aioli(run, ctx: Context, claim: str, printed: bool) -> Outcome:
 
 @replayer("printed_aioli_000")
 def replay_aioli(artefact: dict) -> tuple[bool, dict]:
-    from olr_verify.printed import aioli_000
     from reference.highprec import theta_bar_mp
 
     r = artefact["replay"]
-    run = {"algorithm-1": aioli_000.algorithm_1, "algorithm-2": aioli_000.algorithm_2,
-           "corrected": aioli_000.corrected}[r["algorithm"]]
+    run = _aioli_box(r["algorithm"])
     claim = str(artefact.get("claim", ""))
     if claim and r["algorithm"] != claim.split(":")[1][:11]:
         return False, {"reason": f"algorithm {r['algorithm']!r} is not the one of claim {claim}"}
@@ -105,29 +112,20 @@ def replay_aioli(artefact: dict) -> tuple[bool, dict]:
                                  "tolerance": tolerance, "digits": 60}
 
 
-@check("000:algorithm-1")
-def printed_000_algorithm_1(ctx: Context) -> Outcome:
-    from olr_verify.printed.aioli_000 import algorithm_1
-    return _compare_aioli(algorithm_1, ctx, "000:algorithm-1", True)
+def _aioli_check(claim: str, box: str, printed: bool):
+    """Register ``claim``: :func:`_compare_aioli` on the box ``box`` (``printed``: the box as printed)."""
+    def fn(ctx: Context) -> Outcome:
+        return _compare_aioli(box, ctx, printed)
+
+    fn.__name__ = "aioli_000_" + claim.split(":")[1].replace("-", "_").replace("/", "_")
+    return check(claim)(fn)
 
 
-@check("000:algorithm-2")
-def printed_000_algorithm_2(ctx: Context) -> Outcome:
-    from olr_verify.printed.aioli_000 import algorithm_2
-    return _compare_aioli(algorithm_2, ctx, "000:algorithm-2", True)
-
-
-@check("000:algorithm-1/corrected")
-def corrected_000_algorithm_1(ctx: Context) -> Outcome:
-    from olr_verify.printed.aioli_000 import corrected
-    return _compare_aioli(corrected, ctx, "000:corrected", False)
-
-
-@check("000:algorithm-2/corrected")
-def corrected_000_algorithm_2(ctx: Context) -> Outcome:
-    # with L_0 = λ^{1/2} I and the ½ of eq. (5), Algorithm 2's lines coincide with Algorithm 1's
-    from olr_verify.printed.aioli_000 import corrected
-    return _compare_aioli(corrected, ctx, "000:corrected", False)
+printed_000_algorithm_1 = _aioli_check("000:algorithm-1", "algorithm-1", True)
+printed_000_algorithm_2 = _aioli_check("000:algorithm-2", "algorithm-2", True)
+corrected_000_algorithm_1 = _aioli_check("000:algorithm-1/corrected", "corrected", False)
+# with L_0 = λ^{1/2} I and the ½ of eq. (5), Algorithm 2's lines coincide with Algorithm 1's
+corrected_000_algorithm_2 = _aioli_check("000:algorithm-2/corrected", "corrected", False)
 
 
 # ---------------------------------------------------------------- seed 003, Algorithms 1 and 2
@@ -149,19 +147,27 @@ def _value(Z, W, D, eta, w):
     return sum(approximate_loss(wt, z, D)(w) for z, wt in zip(Z, W)) + w * w / (16 * D * eta)
 
 
-@check("003:algorithm-1")
-def printed_003_algorithm_1(ctx: Context) -> Outcome:
-    from olr_verify.printed.ftrl_003 import algorithm_1
+def _rounds_003(box, ctx: Context):
+    """Every round t of ``box`` on the cases of :func:`_z_cases`: the history (Z_{<t}, W_{<t}, D, eta), the box's
+    w_t, Algorithm 1's exact (arb) argmin on that history, and the objective-value gap of w_t over that argmin."""
     from reference.ftrl_surrogate_1d import ftrl_1d_argmin
 
-    started = time.time()
-    rounds, max_dw, max_gap = 0, 0.0, 0.0
     for Z, D, eta in _z_cases(ctx):
-        W = algorithm_1(Z, eta, D)
+        W = box(Z, eta, D)
         for t in range(len(Z)):
             sol = ftrl_1d_argmin(Z[:t], W[:t], D, eta)
             gap = _value(Z[:t], W[:t], D, eta, W[t]) - _value(Z[:t], W[:t], D, eta, sol.theta[0])
-            max_dw, max_gap, rounds = max(max_dw, abs(W[t] - sol.theta[0])), max(max_gap, gap), rounds + 1
+            yield (Z[:t], W[:t], D, eta), W[t], sol, gap
+
+
+@check("003:algorithm-1")
+def printed_003_algorithm_1(ctx: Context) -> Outcome:
+    from olr_verify.printed.ftrl_003 import algorithm_1
+
+    started = time.time()
+    rounds, max_dw, max_gap = 0, 0.0, 0.0
+    for _, w, sol, gap in _rounds_003(algorithm_1, ctx):
+        max_dw, max_gap, rounds = max(max_dw, abs(w - sol.theta[0])), max(max_gap, gap), rounds + 1
     ev = {"rounds": rounds, "max_abs_w_difference": max_dw, "max_value_gap": max_gap, "value_tolerance": 1e-10,
           "note": "the transcription's argmin is a generic bounded Brent search (~1e-7 in w, ~1e-14 in value); "
                   "agreement is judged on the objective value", "seconds": round(time.time() - started, 2)}
@@ -213,19 +219,15 @@ def printed_003_algorithm_2(ctx: Context) -> Outcome:
 @check("003:algorithm-2/corrected")
 def corrected_003_algorithm_2(ctx: Context) -> Outcome:
     from olr_verify.printed.ftrl_003 import algorithm_2_projection
-    from reference.ftrl_surrogate_1d import ftrl_1d_argmin, global_argmin
+    from reference.ftrl_surrogate_1d import global_argmin
 
     started = time.time()
     rounds, max_gap, max_dw = 0, 0.0, 0.0
-    for Z, D, eta in _z_cases(ctx):
-        W = algorithm_2_projection(Z, eta, D)
-        for t in range(len(Z)):
-            sol = ftrl_1d_argmin(Z[:t], W[:t], D, eta)
-            u = global_argmin(Z[:t], W[:t], D, eta).theta[0]
-            exact_proj = min(D, max(-D, u))        # projection of the exact u_t: must equal the exact w_t
-            max_dw = max(max_dw, abs(exact_proj - sol.theta[0]))
-            gap = _value(Z[:t], W[:t], D, eta, W[t]) - _value(Z[:t], W[:t], D, eta, sol.theta[0])
-            max_gap, rounds = max(max_gap, gap), rounds + 1
+    for (Z, W, D, eta), _, sol, gap in _rounds_003(algorithm_2_projection, ctx):
+        u = global_argmin(Z, W, D, eta).theta[0]
+        exact_proj = min(D, max(-D, u))        # projection of the exact u_t: must equal the exact w_t
+        max_dw = max(max_dw, abs(exact_proj - sol.theta[0]))
+        max_gap, rounds = max(max_gap, gap), rounds + 1
     ok = max_gap <= 1e-10 and max_dw <= 1e-12
     return Outcome("verified" if ok else "inconclusive",
                    "projection of the exact global argmin vs the exact constrained argmin (arb), and the "

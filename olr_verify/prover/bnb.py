@@ -277,6 +277,8 @@ class BnB:
         s = self.s
         if s.expr.has(sp.Piecewise, sp.Max, sp.Min, sp.Abs, sp.Heaviside):
             return False  # Taylor's theorem needs a smooth slack on the box
+        if any(lo > hi for lo, hi in b):
+            return False  # an empty fibre of dependent bounds (lo(D) > hi(D) there): no point to touch
         p = [lo if lo == hi else f2q(simplest_between(q2f(lo), q2f(hi))) for lo, hi in b]
         key = tuple(p)
         if key not in s._zero_cache:

@@ -210,12 +210,15 @@ def reparametrise(slack, variables):
 
 
 def back(point: dict, maps: dict) -> dict:
-    """A point of reparametrised coordinates mapped to the original variables (exact)."""
+    """A point of reparametrised coordinates mapped to the original variables: exact where the map gives a
+    rational, else its 60-digit value as a rational (a bound such as sqrt(40) e^{-9D/40} makes it irrational);
+    the caller confirms the point in ball arithmetic and checks it lies in the domain."""
     sub = {sp.Symbol(k, real=True): sp.Rational(int(v.p), int(v.q)) if hasattr(v, "p") else sp.Rational(str(v))
            for k, v in point.items()}
     out = {}
     for name, e in maps.items():
-        r = sp.Rational(e.subs(sub))
+        value = e.subs(sub)
+        r = value if value.is_Rational else sp.Rational(sp.Float(value.evalf(60), 60))
         out[name] = fmpq(int(r.p), int(r.q))
     return out
 

@@ -152,6 +152,17 @@ def test_a_float_pole_at_an_end_does_not_crash_the_hypothesis_probe():
     assert prove("1-u >= log(1/u)", {"u": ("0", "1")}, timeout=1, kernel_boxes=500).status == "refuted"
 
 
+def test_an_irrational_bound_and_an_empty_fibre_do_not_crash_the_search():
+    """A box point mapped back through r = sqrt(40) e^{-9D/40} + ... raised TypeError (sympy Rational of an irrational;
+    003:lemma-3's links), and the bound 100 e^{-3D/(5 sqrt 2)} exceeds 1/(10 D) at D = 23.74 (an inverted box in the
+    touching test raised ZeroDivisionError; 003:lemma-5's link)."""
+    dom = {"D": ("20*log(10)/9", "oo"), "r": ("sqrt(40)*exp(-9*D/40)", "1/5")}
+    assert prove("r/(2*D) - r**2/D >= r/(4*D)", dom, timeout=1, kernel_boxes=500).status != "refuted"
+    empty_start = {"D": ("2374/100", "oo"), "eps": ("100*exp(-3*D/(5*sqrt(2)))", "1/(10*D)")}
+    assert prove("eps >= 1/(10*D)", empty_start, timeout=1, kernel_boxes=500).status == "refuted"
+    assert prove("eps <= 1/(10*D)", empty_start, timeout=1, kernel_boxes=500).status != "refuted"
+
+
 def test_the_same_input_gives_the_same_certificate():
     a = prove("x*(1 - x) <= 1/4", {"x": ("0", "1")}, timeout=1)
     b = prove("x*(1 - x) <= 1/4", {"x": ("0", "1")}, timeout=1)

@@ -17,7 +17,6 @@ from typing import Any
 import numpy as np
 
 from olr_verify.outcome import Context
-from olr_verify.registry import check
 
 PARAMS = [dict(B=1.0, R=1.0, lam=1.0), dict(B=0.05, R=0.1, lam=1.0), dict(B=3.0, R=2.0, lam=1 / 9),
           dict(B=0.5, R=1.0, lam=4.0), dict(B=2.0, R=1.0, lam=0.1), dict(B=0.2, R=0.5, lam=2.0)]

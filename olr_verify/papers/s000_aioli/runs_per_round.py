@@ -142,13 +142,18 @@ def _gd_error(r, T, gamma, K):
 
 
 def _lemma3_T(t, eps, R, lam):
+    """Lemma 3's number of steps for accuracy eps at round t: T = ceil((4 + R^2/lam) log(R t/(eps sqrt(lam))))."""
     return max(0, math.ceil((4 + R * R / lam) * math.log(R * t / (eps * math.sqrt(lam)))))
+
+
+def _lemma3_gamma(lam, R):
+    """Lemma 3's step size gamma = lam/(4 lam + R^2)."""
+    return lam / (4 * lam + R * R)
 
 
 def _rel_lemma_3(rows, seq, K):
     p = seq["params"]
-    lam, R = K.num(p["lam"]), K.num(p["R"])
-    gamma = lam / (4 * lam + R * R)
+    gamma = _lemma3_gamma(K.num(p["lam"]), K.num(p["R"]))
     out = []
     for t, r in enumerate(rows, start=1):
         for eps in (1e-1, 1e-4):
@@ -171,15 +176,14 @@ def _rel_step_1(rows, seq, K):
 def _rel_step_13(rows, seq, K):
     p = seq["params"]
     lam, R = K.num(p["lam"]), K.num(p["R"])
-    gamma = lam / (4 * lam + R * R)
+    gamma = _lemma3_gamma(lam, R)
     out = []
     for t, r in enumerate(rows, start=1):
         q = _omega_quantities(r, K)
         out.append((K.sqrt(q["u2"]), R / K.sqrt(lam) * (t - 1)))
         out.append((q["omega"], R / K.sqrt(lam) * t))
         eps = 1e-3
-        T = max(0, math.ceil((4 + p["R"] ** 2 / p["lam"]) * math.log(p["R"] * t / (math.sqrt(p["lam"]) * eps))))
-        out.append((_gd_error(r, T, gamma, K)[0], K.num(eps)))
+        out.append((_gd_error(r, _lemma3_T(t, eps, p["R"], p["lam"]), gamma, K)[0], K.num(eps)))
     return out
 
 
@@ -192,7 +196,7 @@ def _rel_eq_29(rows, seq, K):
     lam, R, B = K.num(p["lam"]), K.num(p["R"]), K.num(p["B"])
     eps = K.sqrt(lam) / (3 * n * R * (n * R * R / (8 * lam) + B))
     T = aioli_gd_steps(n, p["B"], p["R"], p["lam"])
-    gamma = lam / (4 * lam + R * R)
+    gamma = _lemma3_gamma(lam, R)
     out = []
     for r in rows:
         err_omega, _ = _gd_error(r, T, gamma, K)

@@ -193,15 +193,15 @@ def equation_6(ctx: Context) -> Outcome:
     from algorithms.gaf import expected_softmax_quadrature
     from algorithms.multiclass import loss
 
-    rng = np.random.default_rng(ctx.seed)
-    worst = 0.0
-    for _ in range(5 if ctx.quick else 30):
+    def gap(rng):
         K = int(rng.integers(2, 4))
         z = rng.normal(size=K) * 2
         G = rng.normal(size=(K, K)); S = G @ G.T * rng.uniform(0.01, 2)
         logp, bound, _ = expected_softmax_quadrature(z, S, 1e-11)
         for y in range(K):
-            worst = max(worst, abs(loss(logp, y) + logp[y]) - bound / math.exp(logp[y]))
+            yield abs(loss(logp, y) + logp[y]) - bound / math.exp(logp[y])
+
+    worst = worst_over_draws(ctx, 5 if ctx.quick else 30, gap)
     ev = {"identity": "l(sigma^+(p), y) = -log p_y = -log E e^{-l(theta, y)} (alpha = 1), via claim-1",
           "reading": "(6) is partly illegible in the source; read as y_t = sigma^+(E_{P~_{t-1}} sigma(theta^T Phi(x_t)))",
           "numerical_max_gap_minus_bound": worst}
@@ -249,6 +249,17 @@ def replay_claim_2(art: dict):
 # ----------------------------------------------------------------------------- hunts: Lemmas 4, 5, 6, 7
 
 
+def worst_over_draws(ctx: Context, n: int, measure, start: float = 0.0, pick=max, offset: int = 0) -> float:
+    """Seeded random hunt: ``start`` folded with ``pick`` over every value ``measure(rng)`` yields, in ``n`` draws
+    from the generator seeded with ``ctx.seed + offset``."""
+    rng = np.random.default_rng(ctx.seed + offset)
+    worst = start
+    for _ in range(n):
+        for value in measure(rng):
+            worst = pick(worst, value)
+    return worst
+
+
 def _lse(v):
     m = max(v)
     return m + math.log(sum(math.exp(x - m) for x in v))
@@ -276,21 +287,36 @@ def _lemma4_mp(a, b, C, dps=50):
         return lse(a) - fb - ph - quad / (mp.log(K) + 2 * (mp.mpf(float(C)) + 1))
 
 
+def divergence_mp(z1, z2, y):
+    """At the working precision, for the scores z1 = θ1ᵀΦ(x), z2 = θ2ᵀΦ(x) and the label y: the Bregman divergence
+    ℓ_y(z1) − ℓ_y(z2) − ∇ℓ_y(z2)ᵀ(z1 − z2) of the logistic loss ℓ_y(z) = log Σ e^z − z_y, and the curvature
+    (z1 − z2)ᵀ(diag p − ppᵀ)(z1 − z2) at z2 (p = σ(z2)): the two sides of Lemma 6 without its factor."""
+    import mpmath as mp
+
+    lse = lambda v: mp.log(sum(mp.exp(t) for t in v))  # noqa: E731
+    p = [mp.exp(t - lse(z2)) for t in z2]
+    h = [a - b for a, b in zip(z1, z2)]
+    ph = sum(pi * hi for pi, hi in zip(p, h))
+    quad = sum(pi * hi * hi for pi, hi in zip(p, h)) - ph ** 2
+    return (lse(z1) - z1[y]) - (lse(z2) - z2[y]) - (ph - h[y]), quad
+
+
+def lemma6_terms_mp(x, W1, W2):
+    """At the working precision, from the float data x, θ1 = W1, θ2 = W2 (label 0): the divergence and the
+    curvature of :func:`divergence_mp`, and ‖θ1 − θ2‖²."""
+    import mpmath as mp
+
+    x = [mp.mpf(float(v)) for v in x]
+    z1, z2 = ([sum(mp.mpf(float(w)) * xi for w, xi in zip(row, x)) for row in W] for W in (W1, W2))
+    n2 = sum((mp.mpf(float(a)) - mp.mpf(float(b))) ** 2 for ra, rb in zip(W1, W2) for a, b in zip(ra, rb))
+    return (*divergence_mp(z1, z2, 0), n2)
+
+
 def _lemma6_mp(x, W1, W2, R=1, dps=50):
     """rhs − lhs of Lemma 6 at 50 digits (label y = 0)."""
     import mpmath as mp
     with mp.workdps(dps):
-        x = [mp.mpf(float(v)) for v in x]
-        K = len(W1)
-        z1 = [sum(mp.mpf(float(w)) * xi for w, xi in zip(row, x)) for row in W1]
-        z2 = [sum(mp.mpf(float(w)) * xi for w, xi in zip(row, x)) for row in W2]
-        lse = lambda v: mp.log(sum(mp.exp(t) for t in v))  # noqa: E731
-        p = [mp.exp(t - lse(z2)) for t in z2]
-        h = [a - b for a, b in zip(z1, z2)]
-        ph = sum(pi * hi for pi, hi in zip(p, h))
-        lhs = (lse(z1) - z1[0]) - (lse(z2) - z2[0]) - (ph - h[0])
-        quad = sum(pi * hi * hi for pi, hi in zip(p, h)) - ph ** 2
-        n2 = sum((mp.mpf(float(a)) - mp.mpf(float(b))) ** 2 for ra, rb in zip(W1, W2) for a, b in zip(ra, rb))
+        lhs, quad, n2 = lemma6_terms_mp(x, W1, W2)
         return mp.exp(4 * R * R * n2) * quad - lhs
 
 
@@ -335,13 +361,14 @@ def lemma_5(ctx: Context) -> Outcome:
     from olr_verify.checks.scalar_common import combine, inequality
     k2 = inequality("(exp(a)*a + exp(b)*b)/(exp(a)+exp(b)) >= a - log(2)", {"a": ("-oo", "oo"), "b": ("-oo", "a")},
                     ctx, reading="K = 2, a = max(a, b) (symmetric)")
-    rng = np.random.default_rng(ctx.seed)
-    worst = math.inf
-    for _ in range(2000 if ctx.quick else 20000):
+
+    def slack(rng):
         K = int(rng.integers(2, 9))
         b = rng.normal(size=K) * rng.choice([0.1, 1, 10, 100])
         p = np.exp(b - _lse(b))
-        worst = min(worst, float(p @ b) - (b.max() - math.log(K)))
+        yield float(p @ b) - (b.max() - math.log(K))
+
+    worst = worst_over_draws(ctx, 2000 if ctx.quick else 20000, slack, math.inf, min)
     hunt = Outcome("verified" if worst >= -1e-9 else "inconclusive", "random hunt K = 2..8",
                    {"min slack": worst})
     return combine([("K = 2 (prover)", k2), ("K <= 8 (hunt)", hunt)], method="prover for K = 2, hunt for K <= 8")
@@ -377,16 +404,16 @@ def lemma_6(ctx: Context) -> Outcome:
 
 @check("001:lemma-7")
 def lemma_7(ctx: Context) -> Outcome:
-    rng = np.random.default_rng(ctx.seed)
-    worst, tried = math.inf, 0
-    for _ in range(300 if ctx.quick else 3000):
+    def slack(rng):
         d = int(rng.integers(1, 7))
         G = rng.normal(size=(d, d)); Bm = G @ G.T * rng.choice([1e-3, 1, 1e3])
         F = rng.normal(size=(d, d)); A = Bm + F @ F.T + rng.choice([1e-6, 1e-2, 1]) * np.eye(d)
         lhs = float(np.trace(np.linalg.solve(A, Bm)))
         rhs = float(np.linalg.slogdet(A)[1] - np.linalg.slogdet(A - Bm)[1])
-        worst = min(worst, (rhs - lhs) / (1 + abs(rhs)))
-        tried += 1
+        yield (rhs - lhs) / (1 + abs(rhs))
+
+    tried = 300 if ctx.quick else 3000
+    worst = worst_over_draws(ctx, tried, slack, math.inf, min)
     ev = {"matrices_tried": tried, "min relative slack": worst,
           "note": "true for all A > B >= 0 (log det concave); not certified here"}
     return Outcome("verified" if worst >= -1e-10 else "inconclusive", "random hunt over SPD pairs", ev)

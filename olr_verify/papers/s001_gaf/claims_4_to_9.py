@@ -10,7 +10,7 @@ import numpy as np
 
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
-from olr_verify.papers.s001_gaf.proposition3 import _slope, complexity
+from olr_verify.papers.s001_gaf.proposition3 import _slope
 
 
 # ----------------------------------------------------------------------------- claims 4-7, 9, 11, 13, Table 1

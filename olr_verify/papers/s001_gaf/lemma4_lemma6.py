@@ -15,6 +15,7 @@ import numpy as np
 from olr_verify.artefacts import replayer
 from olr_verify.checks.verdicts import at_an_instance
 from olr_verify.outcome import Context, Outcome
+from olr_verify.papers.s001_gaf.algorithm1 import _lemma4_xi, divergence_mp, lemma6_terms_mp, worst_over_draws
 from olr_verify.registry import check
 
 
@@ -225,9 +226,8 @@ def replay_transfer(art: dict):
 
 def _transfer_identities(ctx):
     from algorithms.multiclass import grad, hessian, loss
-    rng = np.random.default_rng(ctx.seed)
-    worst = 0.0
-    for _ in range(50 if ctx.quick else 500):
+
+    def differences(rng):
         K, d = int(rng.integers(2, 5)), int(rng.integers(1, 4))
         x = rng.normal(size=d); W1, W2 = rng.normal(size=(K, d)) * 2, rng.normal(size=(K, d)) * 2
         y = int(rng.integers(K))
@@ -236,9 +236,11 @@ def _transfer_identities(ctx):
         r = p.copy(); r[y] -= 1
         Mb = np.diag(p) - np.outer(p, p)
         h = (W1 - W2).ravel()
-        worst = max(worst, abs(float(grad(W2, x, y).ravel() @ h) - float(r @ (a - b))),
-                    abs(float(h @ hessian(W2, x) @ h) - float((a - b) @ Mb @ (a - b))),
-                    abs(loss(W1 @ x, y) - loss(a, y)))
+        yield abs(float(grad(W2, x, y).ravel() @ h) - float(r @ (a - b)))
+        yield abs(float(h @ hessian(W2, x) @ h) - float((a - b) @ Mb @ (a - b)))
+        yield abs(loss(W1 @ x, y) - loss(a, y))
+
+    worst = worst_over_draws(ctx, 50 if ctx.quick else 500, differences)
     ok = worst <= 1e-9
     return Outcome("verified" if ok else "inconclusive", "random instances (float64)",
                    {"max abs difference": worst, "identities": "grad l_{x,y}(theta_2)^T(theta_1-theta_2) = "
@@ -247,19 +249,18 @@ def _transfer_identities(ctx):
 
 @check("001:lemma-4/transfer/corrected")
 def lemma_4_transfer_corrected(ctx: Context) -> Outcome:
-    from olr_verify.papers.s001_gaf.algorithm1 import _lemma4_xi
     ident = _transfer_identities(ctx)
-    rng = np.random.default_rng(ctx.seed + 1)
-    worst = math.inf
-    for _ in range(300 if ctx.quick else 3000):
+
+    def xi(rng):
         K, d, B, R = int(rng.integers(2, 5)), int(rng.integers(1, 4)), float(rng.choice([0.5, 1, 3])), 1.0
         x = rng.normal(size=d); x *= R / np.linalg.norm(x)
         W1 = rng.normal(size=(K, d)); W1 *= B * rng.uniform() / np.linalg.norm(W1)
         W2 = rng.normal(size=(K, d)) * rng.choice([0.5, 3, 10])
         a = W1 @ x
         assert np.abs(a).max() <= B * R + 1e-12
-        xi, _ = _lemma4_xi(a, W2 @ x, B * R)
-        worst = min(worst, xi)
+        yield _lemma4_xi(a, W2 @ x, B * R)[0]
+
+    worst = worst_over_draws(ctx, 300 if ctx.quick else 3000, xi, math.inf, min, offset=1)
     ev = {"a in [-BR,BR]^K": "checked on every sample", "min xi (A3 slack) over samples": worst,
           "identities": ident.evidence}
     ok = ident.status == "verified" and worst >= -1e-12
@@ -271,9 +272,7 @@ def lemma_4_transfer_corrected(ctx: Context) -> Outcome:
 @check("001:lemma-6/step-1")
 def lemma_6_step_1(ctx: Context) -> Outcome:
     """GSC with coefficient 2R: |∇³ℓ[h,h,g]| ≤ 2R‖g‖ ∇²ℓ[h,h]; in scores, ∇³f(b)[u,u,v] = E[(U−EU)²(V−EV)]."""
-    rng = np.random.default_rng(ctx.seed)
-    worst = 0.0
-    for _ in range(2000 if ctx.quick else 20000):
+    def ratio(rng):
         K, d = int(rng.integers(2, 6)), int(rng.integers(1, 4))
         R = 1.0
         x = rng.normal(size=d); x *= R * rng.uniform() / np.linalg.norm(x)
@@ -286,50 +285,61 @@ def lemma_6_step_1(ctx: Context) -> Outcome:
         third = float(p @ (U * U * V))
         second = float(p @ (U * U))
         if second > 1e-300:
-            worst = max(worst, abs(third) / (second * np.linalg.norm(G)))
+            yield abs(third) / (second * np.linalg.norm(G))
+
+    worst = worst_over_draws(ctx, 2000 if ctx.quick else 20000, ratio)
     ev = {"max |D^3 l[h,h,g]| / (||g|| D^2 l[h,h])": worst, "coefficient": "2R, R = 1",
           "argument": "D^3 f(b)[u,u,v] = E[(U-EU)^2 (V-EV)], |V - EV| <= 2||v||_inf <= 2R||g||",
           "cited": "Marteau-Ferey et al. (2019), Example 2"}
     return Outcome("verified" if worst <= 2 + 1e-9 else "inconclusive", "seeded random hunt (float64)", ev)
 
 
+def negative_at_instance(slack, case: dict, replay_type: str, method: str, label: str, **notes) -> Outcome:
+    """A printed inequality at one explicit instance ``case``: its 50-digit ``slack`` (rhs − lhs, reported as
+    ``label``) < 0 refutes it, with the replayable artefact of type ``replay_type``."""
+    ev = {"instance": case, label: str(slack)[:25], **notes}
+    return at_an_instance(slack < 0, method, ev, {"type": replay_type, **case})
+
+
+def confirmed_negative(slack, label: str) -> tuple[bool, dict]:
+    """The replay of :func:`negative_at_instance`: the 50-digit slack is confirmed below −1e-30."""
+    return bool(slack < -1e-30), {label: str(slack)}
+
+
 L6S2_CASE = {"R": "1", "x": "1", "theta2": ["0", "-20"], "theta1": ["-1", "-19"], "y": 0}
+
+
+def _psi_mp(t):
+    """ψ(t) = (e^t − 1 − t)/t² of the generalized-self-concordance bound, at the working precision."""
+    import mpmath as mp
+    return (mp.exp(t) - 1 - t) / t ** 2
 
 
 def _l6s2(c, factor, dps=50):
     """rhs − lhs of the step-2 inequality with ψ(factor·‖θ1−θ2‖) (K = 2, d' = 1) at `dps` digits."""
     import mpmath as mp
     with mp.workdps(dps):
-        x = mp.mpf(c["x"]); y = c["y"]
+        x = mp.mpf(c["x"])
         t2 = [mp.mpf(v) for v in c["theta2"]]; t1 = [mp.mpf(v) for v in c["theta1"]]
-        z1, z2 = [t * x for t in t1], [t * x for t in t2]
-        lse = lambda v: mp.log(sum(mp.exp(t) for t in v))  # noqa: E731
-        p = [mp.exp(t - lse(z2)) for t in z2]
-        h = [a - b for a, b in zip(z1, z2)]
-        ph = sum(pi * hi for pi, hi in zip(p, h))
-        lhs = (lse(z1) - z1[y]) - (lse(z2) - z2[y]) - (ph - h[y])
-        quad = sum(pi * hi * hi for pi, hi in zip(p, h)) - ph ** 2
+        lhs, quad = divergence_mp([t * x for t in t1], [t * x for t in t2], c["y"])
         t = mp.sqrt(sum((a - b) ** 2 for a, b in zip(t1, t2))) * factor
-        psi = (mp.exp(t) - 1 - t) / t ** 2
-        return psi * quad - lhs
+        return _psi_mp(t) * quad - lhs
 
 
 @check("001:lemma-6/step-2")
 def lemma_6_step_2(ctx: Context) -> Outcome:
-    s = _l6s2(L6S2_CASE, 1)
-    ev = {"instance": L6S2_CASE, "rhs - lhs (psi(||theta1 - theta2||))": str(s)[:25],
-          "reason": "the generalized-self-concordance bound scales with the coefficient nu = 2R: psi(nu ||.||); "
-                    "without it the bound fails when the scores move faster than ||theta_1 - theta_2||",
-          "corrected": "001:lemma-6/step-2/corrected (psi(2R||theta_1-theta_2||), which with step 3 gives Lemma 6's "
-                       "e^{4R^2||.||^2})"}
-    return at_an_instance(s < 0, "50-digit evaluation at an explicit instance (K = 2, d' = 1, R = 1)", ev,
-                          {"type": "gaf_lemma6_step2", **L6S2_CASE})
+    return negative_at_instance(
+        _l6s2(L6S2_CASE, 1), L6S2_CASE, "gaf_lemma6_step2",
+        "50-digit evaluation at an explicit instance (K = 2, d' = 1, R = 1)", "rhs - lhs (psi(||theta1 - theta2||))",
+        reason="the generalized-self-concordance bound scales with the coefficient nu = 2R: psi(nu ||.||); "
+               "without it the bound fails when the scores move faster than ||theta_1 - theta_2||",
+        corrected="001:lemma-6/step-2/corrected (psi(2R||theta_1-theta_2||), which with step 3 gives Lemma 6's "
+                  "e^{4R^2||.||^2})")
 
 
 @replayer("gaf_lemma6_step2")
 def replay_l6s2(art: dict):
-    s = _l6s2(art["replay"], 1)
-    return bool(s < -1e-30), {"rhs_minus_lhs": str(s)}
+    return confirmed_negative(_l6s2(art["replay"], 1), "rhs_minus_lhs")
 
 
 mp_tiny = 1e-300
@@ -339,18 +349,8 @@ def _l6s2_general(x, W1, W2, R, dps=50):
     """(rhs − lhs, lhs) of the corrected step 2 at 50 digits, label 0."""
     import mpmath as mp
     with mp.workdps(dps):
-        x = [mp.mpf(float(v)) for v in x]
-        z1 = [sum(mp.mpf(float(w)) * xi for w, xi in zip(r, x)) for r in W1]
-        z2 = [sum(mp.mpf(float(w)) * xi for w, xi in zip(r, x)) for r in W2]
-        lse = lambda v: mp.log(sum(mp.exp(t) for t in v))  # noqa: E731
-        p = [mp.exp(t - lse(z2)) for t in z2]
-        h = [a - b for a, b in zip(z1, z2)]
-        ph = sum(a * b for a, b in zip(p, h))
-        lhs = (lse(z1) - z1[0]) - (lse(z2) - z2[0]) - (ph - h[0])
-        quad = sum(a * b * b for a, b in zip(p, h)) - ph ** 2
-        t = 2 * R * mp.sqrt(sum((mp.mpf(float(a)) - mp.mpf(float(b))) ** 2 for ra, rb in zip(W1, W2)
-                                for a, b in zip(ra, rb)))
-        return (mp.exp(t) - 1 - t) / t ** 2 * quad - lhs, lhs
+        lhs, quad, n2 = lemma6_terms_mp(x, W1, W2)
+        return _psi_mp(2 * R * mp.sqrt(n2)) * quad - lhs, lhs
 
 
 @check("001:lemma-6/step-2/corrected")

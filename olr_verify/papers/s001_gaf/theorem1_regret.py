@@ -11,8 +11,10 @@ from functools import lru_cache
 import numpy as np
 
 from olr_verify.artefacts import replayer
-from olr_verify.checks.verdicts import at_an_instance, detection_power
+from olr_verify.checks.verdicts import detection_power
 from olr_verify.outcome import Context, Outcome
+from olr_verify.papers.s001_gaf.algorithm1 import _mp_rounds, divergence_mp
+from olr_verify.papers.s001_gaf.lemma4_lemma6 import confirmed_negative, negative_at_instance
 from olr_verify.registry import check
 from olr_verify.papers.s001_gaf.theorem1 import SQ3, TOL, gaf_run, logistic_constants, sequences, standard_runs
 
@@ -292,45 +294,37 @@ B5_CASE = {"X": [["1"]], "Y": [0], "K": 2, "lam": "1", "beta": "1", "theta": ["-
 
 
 def _b5_gap(c, dps=50):
-    """L_1(θ) − L̃_1(θ) = ℓ_1(θ) − ℓ̃_1(θ) at the exact θ_2 (50-digit Newton, algorithm1._mp_rounds)."""
+    """L_1(θ) − L̃_1(θ) = ℓ_1(θ) − ℓ̃_1(θ) at the exact θ_2 (50-digit Newton, algorithm1._mp_rounds): the
+    divergence of ℓ_1 between θ and θ_2 less β/2 times its curvature at θ_2 (algorithm1.divergence_mp)."""
     from fractions import Fraction
 
     import mpmath as mp
-
-    from olr_verify.papers.s001_gaf.algorithm1 import _mp_rounds
 
     X = [[Fraction(v) for v in row] for row in c["X"]]
     th2 = _mp_rounds(X, c["Y"], c["K"], Fraction(c["lam"]), Fraction(c["beta"]), False, dps=dps)[-1]
     with mp.workdps(dps + 10):
         x = mp.mpf(Fraction(c["X"][0][0]).numerator) / Fraction(c["X"][0][0]).denominator
         beta = mp.mpf(Fraction(c["beta"]).numerator) / Fraction(c["beta"]).denominator
-        y = c["Y"][0]
         u = [th2[k] * x for k in range(c["K"])]
         z = [mp.mpf(Fraction(v).numerator) / Fraction(v).denominator * x for v in c["theta"]]
-        lse = lambda v: mp.log(sum(mp.exp(t) for t in v))  # noqa: E731
-        p = [mp.exp(t - lse(u)) for t in u]
-        h = [a - b for a, b in zip(z, u)]
-        ph = sum(pi * hi for pi, hi in zip(p, h))
-        lt = lse(u) - u[y] + ph - h[y] + beta / 2 * (sum(pi * hi * hi for pi, hi in zip(p, h)) - ph ** 2)
-        return (lse(z) - z[y]) - lt
+        divergence, curvature = divergence_mp(z, u, c["Y"][0])
+        return divergence - beta / 2 * curvature
 
 
 @check("001:theorem-1/step-b5")
 def step_b5(ctx: Context) -> Outcome:
-    gap = _b5_gap(B5_CASE)
-    ev = {"instance": B5_CASE, "L_1(theta) - L~_1(theta)": str(gap)[:25],
-          "reading": "App. B: 'for all theta in R^d'. (A3) holds only for theta_1 in Theta, and a quadratic surrogate "
-                     "with a positive curvature beta/2 grad^2 l exceeds the (linearly growing) logistic loss far away",
-          "impact": "none on Theorem 1, which only uses theta in Theta (the sketch's wording); see "
-                    "001:theorem-1/step-b5/corrected"}
-    return at_an_instance(gap < 0, "50-digit evaluation at theta outside Theta (exact theta_2 by 50-digit Newton)", ev,
-                          {"type": "gaf_step_b5", **B5_CASE})
+    return negative_at_instance(
+        _b5_gap(B5_CASE), B5_CASE, "gaf_step_b5",
+        "50-digit evaluation at theta outside Theta (exact theta_2 by 50-digit Newton)", "L_1(theta) - L~_1(theta)",
+        reading="App. B: 'for all theta in R^d'. (A3) holds only for theta_1 in Theta, and a quadratic surrogate "
+                "with a positive curvature beta/2 grad^2 l exceeds the (linearly growing) logistic loss far away",
+        impact="none on Theorem 1, which only uses theta in Theta (the sketch's wording); see "
+               "001:theorem-1/step-b5/corrected")
 
 
 @replayer("gaf_step_b5")
 def replay_step_b5(art: dict):
-    gap = _b5_gap(art["replay"])
-    return bool(gap < -1e-30), {"L_minus_Ltilde": str(gap)}
+    return confirmed_negative(_b5_gap(art["replay"]), "L_minus_Ltilde")
 
 
 @check("001:theorem-1/step-b5/corrected")
@@ -343,7 +337,7 @@ def step_b5_corrected(ctx: Context) -> Outcome:
     for meta, run in _all_runs(ctx):
         if not meta["theorem_hypotheses"]:
             continue
-        B, X, Y, K, lam, beta = meta["B"], run["X"], run["Y"], run["K"], run["lam"], run["beta"]
+        B, X, Y, lam, beta = meta["B"], run["X"], run["Y"], run["lam"], run["beta"]
         Wn = run["history"][-1]
         cands = [W for W, _ in _reg_comparators(run, B)]
         for _ in range(20 if ctx.quick else 200):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from olr_verify.papers.s003_hkl.lemmas3_5_theorems2_4 import DOM5, EMPTY, ONE_MINUS_P, P_RATIO
+from olr_verify.papers.s003_hkl.lemmas3_5_theorems2_4 import DOM5, EMPTY, ONE_MINUS_P
 from olr_verify.checks.scalar_common import combine, identity, inequality
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check, decide

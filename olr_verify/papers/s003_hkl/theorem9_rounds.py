@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import math
 import time
+from functools import partial
 
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
-from olr_verify.papers.s003_hkl.theorem9_relations import _decide_key, rounds
+from olr_verify.papers.s003_hkl.lemma12_and_rest import (eq16_identity, eq20_identity, eq23_rewrite,
+                                                         lemma_14_scalar_link, surrogate_derivative_identity)
+from olr_verify.papers.s003_hkl.theorem9_relations import _decide_key
 
 
 # --------------------------------------------------------------------------- checks
@@ -22,38 +25,53 @@ def _with(parts_outcome: Outcome, name: str, proof: Outcome | None) -> Outcome:
     return combine([(name, proof), ("along runs of Algorithm 1", parts_outcome)])
 
 
-@check("003:equation-12")
-def equation_12(ctx: Context) -> Outcome:
-    from olr_verify.papers.s003_hkl.lemma12_and_rest import surrogate_derivative_identity
+def _along_runs(claim: str, key: str, exact=None, name: str = "", extra: dict | None = None):
+    """Register ``claim``: the relation ``key`` along runs of Algorithm 1 (``extra``: notes for its evidence),
+    combined with the exact part ``exact(ctx)`` when there is one (``name`` says what it shows)."""
+    def fn(ctx: Context) -> Outcome:
+        return _with(_decide_key(ctx, claim, key, extra=extra), name, None if exact is None else exact(ctx))
 
-    return _with(_decide_key(ctx, "003:equation-12", "12"), "l~'_t(w_t) = y_t (Eq. (4), exact)",
-                 surrogate_derivative_identity(ctx))
-
-
-@check("003:equation-16/corrected")
-def equation_16_corrected(ctx: Context) -> Outcome:
-    from olr_verify.papers.s003_hkl.lemma12_and_rest import eq16_identity
-
-    return _with(_decide_key(ctx, "003:equation-16/corrected", "16c"), "algebra from Eq. (15) (exact)",
-                 eq16_identity(ctx, corrected=True))
+    fn.__name__ = claim.split(":")[1].replace("-", "_").replace("/", "_")
+    return check(claim)(fn)
 
 
-@check("003:equation-17")
-def equation_17(ctx: Context) -> Outcome:
+def _projection_fact(ctx: Context) -> Outcome:
+    """u >= D clips to D (the same-sign rounds of Eq. (17)), by sympy."""
     import sympy as sp
 
     D, s = sp.symbols("D s", positive=True)
     clip = sp.Min(D, sp.Max(-D, D + s))
     ok = sp.simplify(clip - D) == 0
-    proof = Outcome("proved" if ok else "inconclusive", "exact sympy: Min(D, Max(-D, D + s)) == D for s >= 0",
-                    {"fact": "u >= D  =>  proj_[-D,D](u) = D, so w_t = w_{t+1} = D and y^q_t (w_t - w_{t+1}) = 0"})
-    return _with(_decide_key(ctx, "003:equation-17", "17"), "projection fact", proof)
+    return Outcome("proved" if ok else "inconclusive", "exact sympy: Min(D, Max(-D, D + s)) == D for s >= 0",
+                   {"fact": "u >= D  =>  proj_[-D,D](u) = D, so w_t = w_{t+1} = D and y^q_t (w_t - w_{t+1}) = 0"})
 
 
-@check("003:equation-18")
-def equation_18(ctx: Context) -> Outcome:
-    return _decide_key(ctx, "003:equation-18", "18", extra={
-        "note": "the middle equality is Eq. (16) with the denominator sum_{tau<=t} (003:equation-16/corrected)"})
+def _eq26_constant(ctx: Context) -> Outcome:
+    """The constant 16/81 >= 1/10 of Eq. (26), in exact rationals."""
+    from fractions import Fraction
+
+    return Outcome("proved" if Fraction(16, 81) >= Fraction(1, 10) else "refuted", "exact rational arithmetic",
+                   {"fact": "(n/(2D))^2 <= (81/64)(t-1) sum (y^q)^2  =>  sum >= (16/81) n^2/(D^2 (t-1)), 16/81 >= 1/10"})
+
+
+equation_12 = _along_runs("003:equation-12", "12", surrogate_derivative_identity, "l~'_t(w_t) = y_t (Eq. (4), exact)")
+equation_16_corrected = _along_runs("003:equation-16/corrected", "16c", partial(eq16_identity, corrected=True),
+                                    "algebra from Eq. (15) (exact)")
+equation_17 = _along_runs("003:equation-17", "17", _projection_fact, "projection fact")
+equation_18 = _along_runs("003:equation-18", "18", extra={
+    "note": "the middle equality is Eq. (16) with the denominator sum_{tau<=t} (003:equation-16/corrected)"})
+equation_19 = _along_runs("003:equation-19", "19", lemma_14_scalar_link, "Lemma 14's scalar link (1 - s <= -log s)")
+equation_20 = _along_runs("003:equation-20", "20", eq20_identity, "algebra from Eq. (15) (exact)")
+equation_21 = _along_runs("003:equation-21", "21", extra={
+    "reading2": "decided as the bound y^l_t (w_t - w_{t+1}) <= (1/beta)(y^l_t)^2/S_t (the text: 'each such "
+                "difference is bounded by'); the printed '=' holds only when the projection does not clip"})
+equation_23 = _along_runs("003:equation-23", "23", eq23_rewrite, "rewriting (exact)")
+equation_24 = _along_runs("003:equation-24", "24")
+equation_25 = _along_runs("003:equation-25", "25")
+equation_26 = _along_runs("003:equation-26", "26", _eq26_constant, "constant from (23)-(25)")
+equation_28 = _along_runs("003:equation-28", "28")
+theorem_9_same_sign = _along_runs("003:theorem-9/same-sign", "same", extra={
+    "reading2": "contribution = sum |y_t (w_t - w_{t+1})| over rounds with u_t u_{t+1} >= 0 (Eq. (13))"})
 
 
 @check("003:equation-18/aux")
@@ -65,28 +83,6 @@ def equation_18_aux(ctx: Context) -> Outcome:
     return combine([("|1 + beta y (u - w)| <= 2 for |w| <= D, |u| <= 5D, |y| <= 1", scalar),
                     ("|u_t - u_{t+1}| <= 4D, |u_t| <= 5D, on runs (quadratic same-sign rounds)",
                      _decide_key(ctx, "003:equation-18/aux", "18aux"))])
-
-
-@check("003:equation-19")
-def equation_19(ctx: Context) -> Outcome:
-    from olr_verify.papers.s003_hkl.lemma12_and_rest import lemma_14_scalar_link
-
-    return _with(_decide_key(ctx, "003:equation-19", "19"), "Lemma 14's scalar link (1 - s <= -log s)",
-                 lemma_14_scalar_link(ctx))
-
-
-@check("003:equation-20")
-def equation_20(ctx: Context) -> Outcome:
-    from olr_verify.papers.s003_hkl.lemma12_and_rest import eq20_identity
-
-    return _with(_decide_key(ctx, "003:equation-20", "20"), "algebra from Eq. (15) (exact)", eq20_identity(ctx))
-
-
-@check("003:equation-21")
-def equation_21(ctx: Context) -> Outcome:
-    return _decide_key(ctx, "003:equation-21", "21", extra={
-        "reading2": "decided as the bound y^l_t (w_t - w_{t+1}) <= (1/beta)(y^l_t)^2/S_t (the text: 'each such "
-                    "difference is bounded by'); the printed '=' holds only when the projection does not clip"})
 
 
 @check("003:equation-22")
@@ -101,49 +97,12 @@ def equation_22(ctx: Context) -> Outcome:
                                      "Eq. (4) case-1 rounds (the printed indicator's w_t read as w_tau)"})
 
 
-@check("003:equation-23")
-def equation_23(ctx: Context) -> Outcome:
-    from olr_verify.papers.s003_hkl.lemma12_and_rest import eq23_rewrite
-
-    return _with(_decide_key(ctx, "003:equation-23", "23"), "rewriting (exact)", eq23_rewrite(ctx))
-
-
-@check("003:equation-24")
-def equation_24(ctx: Context) -> Outcome:
-    return _decide_key(ctx, "003:equation-24", "24")
-
-
-@check("003:equation-25")
-def equation_25(ctx: Context) -> Outcome:
-    return _decide_key(ctx, "003:equation-25", "25")
-
-
-@check("003:equation-26")
-def equation_26(ctx: Context) -> Outcome:
-    from fractions import Fraction
-
-    const = Outcome("proved" if Fraction(16, 81) >= Fraction(1, 10) else "refuted", "exact rational arithmetic",
-                    {"fact": "(n/(2D))^2 <= (81/64)(t-1) sum (y^q)^2  =>  sum >= (16/81) n^2/(D^2 (t-1)), 16/81 >= 1/10"})
-    return _with(_decide_key(ctx, "003:equation-26", "26"), "constant from (23)-(25)", const)
-
-
 @check("003:equation-27")
 def equation_27(ctx: Context) -> Outcome:
     from olr_verify.checks.scalar_common import combine
 
     return combine([(f"link {k}", _decide_key(ctx, "003:equation-27", k)) for k in ("27", "27b", "27c")],
                    extra={"reading": "rounds after t_0 = linear same-sign rounds with n_+(t-1) >= ceil(T^{2/3})"})
-
-
-@check("003:equation-28")
-def equation_28(ctx: Context) -> Outcome:
-    return _decide_key(ctx, "003:equation-28", "28")
-
-
-@check("003:theorem-9/same-sign")
-def theorem_9_same_sign(ctx: Context) -> Outcome:
-    return _decide_key(ctx, "003:theorem-9/same-sign", "same", extra={
-        "reading2": "contribution = sum |y_t (w_t - w_{t+1})| over rounds with u_t u_{t+1} >= 0 (Eq. (13))"})
 
 
 @check("003:theorem-9/opposite-sign")

@@ -273,3 +273,36 @@ def test_the_summed_potential_check_fails_on_a_sequence_that_breaks_it(tmp_path,
     monkeypatch.setattr(seq, "_alg2_regret_parts", lambda X, G, alpha: (real(X, G, alpha)[0] + 1.0,
                                                                          *real(X, G, alpha)[1:]))
     assert corrected_variants.claim_21_corrected(Context(out_dir=tmp_path, quick=True)).status == "inconclusive"
+
+
+CRASHES = ("ZeroDivisionError", "TypeError", "AttributeError", "KeyError", "IndexError", "NameError",
+           "UnboundLocalError", "RecursionError", "AssertionError")
+
+
+def prover_crashes(evidence) -> list[str]:
+    """The ``prover`` entries of an evidence tree that record a crash of the prover (an exception of a bug class,
+    not a refusal such as ``Unsupported``): the link then fell back to the float search without anyone noticing."""
+    found = []
+    if isinstance(evidence, dict):
+        said = evidence.get("prover")
+        if isinstance(said, str) and said.startswith("raised ") and said.split()[1].rstrip(":") in CRASHES:
+            found.append(f"{evidence.get('relation')}: {said[:120]}")
+        for value in evidence.values():
+            found += prover_crashes(value)
+    elif isinstance(evidence, list):
+        for value in evidence:
+            found += prover_crashes(value)
+    return found
+
+
+def test_a_crash_of_the_prover_is_found_in_an_evidence_tree():
+    ev = {"links": {"a": {"relation": "1-u <= log(1/u)", "prover": "raised ZeroDivisionError: 0.0 cannot be raised"},
+                    "b": {"relation": "x <= 1", "prover": "raised Unsupported: Heaviside"}}}
+    assert prover_crashes(ev) == ["1-u <= log(1/u): raised ZeroDivisionError: 0.0 cannot be raised"]
+
+
+@pytest.mark.skipif(not COMMITTED.exists(), reason="no committed report")
+def test_the_committed_report_shows_no_crash_of_the_prover():
+    data = json.loads(COMMITTED.read_text(encoding="utf-8"))
+    crashes = {c["id"]: prover_crashes(c["evidence"]) for c in data["claims"]}
+    assert not {k: v for k, v in crashes.items() if v}

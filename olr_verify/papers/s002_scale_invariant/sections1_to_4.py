@@ -31,8 +31,10 @@ def _exact_matrix_outcome(name: str, ok: bool, n: int, what: str) -> Outcome:
     ev = {"identity": what, "exact_rational_instances": n,
           "note": "exact (sympy rational) arithmetic on seeded instances incl. rank-deficient ones; "
                   "not a proof for every matrix"}
-    if ok:
+    if ok and n > 0:
         return Outcome("verified", f"exact rational arithmetic on {n} instances ({name})", ev)
+    if n == 0:
+        return Outcome("inconclusive", f"no instance was checked ({name})", ev)
     return Outcome("inconclusive", f"exact check failed on an instance ({name}); see evidence", ev)
 
 

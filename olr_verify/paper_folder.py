@@ -71,7 +71,20 @@ def read(folder: str | Path) -> tuple[dict[str, str], list[dict[str, Any]]]:
                 raise PaperError(f"{where}: needs {field!r} (a string)")
         if not entry["id"].startswith(key + ":"):
             raise PaperError(f"{where}: id must start with the paper key {key + ':'!r}")
+        _check_shapes(entry, where)
     return {k: str(v) for k, v in paper.items()}, entries
+
+
+def _check_shapes(entry: dict[str, Any], where: str) -> None:
+    """The optional fields whose type the deciders rely on: ``depends_on`` a list of claim ids, ``points`` (of an
+    identity or a link) a positive integer."""
+    deps = entry.get("depends_on", [])
+    if not (isinstance(deps, list) and all(isinstance(d, str) for d in deps)):
+        raise PaperError(f"{where}: depends_on must be a list of claim ids (strings)")
+    for node in [entry, *(link for link in entry.get("links", []) if isinstance(link, dict))]:
+        points = node.get("points")
+        if points is not None and not (type(points) is int and 1 <= points <= 10_000):
+            raise PaperError(f"{where}: points must be an integer from 1 to 10000, got {points!r}")
 
 
 def domain_of(value: Any, where: str, empty_ok: bool = False) -> dict[str, tuple[str, str]]:
@@ -81,6 +94,8 @@ def domain_of(value: Any, where: str, empty_ok: bool = False) -> dict[str, tuple
 
     if not isinstance(value, dict) or not (value or empty_ok):
         raise PaperError(f"{where}: domain must be a table {{ x = [\"lo\", \"hi\"] }}")
+    if "oo" in value:
+        raise PaperError(f"{where}: a variable may not be named oo (a bound 'oo' means infinity)")
     out: dict[str, tuple[str, str]] = {}
     for name, bounds in value.items():
         if not (isinstance(bounds, list) and len(bounds) == 2):
@@ -175,8 +190,36 @@ def identity_names(text: str, domain: dict[str, Any], symbols: Any) -> Any:
         words = str(given).split()
         if not set(words) <= set(ASSUMPTIONS):
             raise PaperError(f"symbols.{name}: assumptions must be among {ASSUMPTIONS}, got {given!r}")
+        if name in domain:
+            _assumptions_hold(str(name), words, domain[name])
         names[str(name)] = sp.Symbol(str(name), **{w: True for w in words})
     return parse_expr(text, names, real=False)
+
+
+def _assumptions_hold(name: str, words: list[str], bounds) -> None:
+    """A domain variable's assumptions must hold inside its range: sympy simplifies the sides under them while
+    reading (sqrt(x**2) becomes x for a positive x), so an assumption the range contradicts would prove another
+    identity. Checked on the open range (an end where a side is continuous changes nothing); the ends must then
+    be constants."""
+
+    from olr_verify.expr import parse_expr
+
+    need = {"positive": "lo >= 0", "nonnegative": "lo >= 0", "negative": "hi <= 0", "nonpositive": "hi <= 0",
+            "nonzero": "lo >= 0 or hi <= 0", "integer": "lo == hi, an integer", "real": ""}
+    if not any(need[w] for w in words):
+        return
+    lo, hi = (None if b in ("-oo", "oo") else parse_expr(str(b), [], real=True) for b in bounds)
+    if any(b is not None and b.free_symbols for b in (lo, hi)):
+        raise PaperError(f"symbols.{name}: an assumption on a variable with a dependent bound is not allowed")
+    ge0 = lambda b: b is not None and bool(b >= 0)  # noqa: E731
+    le0 = lambda b: b is not None and bool(b <= 0)  # noqa: E731
+    holds = {"positive": ge0(lo), "nonnegative": ge0(lo), "negative": le0(hi), "nonpositive": le0(hi),
+             "nonzero": ge0(lo) or le0(hi), "real": True,
+             "integer": lo is not None and lo == hi and lo.is_integer}
+    for w in words:
+        if not holds[w]:
+            raise PaperError(f"symbols.{name}: {w!r} needs {need[w]} but the domain gives [{bounds[0]}, {bounds[1]}]"
+                             " (sympy would simplify the sides under an assumption the range contradicts)")
 
 
 _DECISION_FIELDS = ("relation", "lhs", "rhs", "links", "learner", "bound", "inconclusive")

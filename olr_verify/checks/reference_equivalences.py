@@ -16,6 +16,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
+from olr_verify.checks.verdicts import worse
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 
@@ -77,7 +78,7 @@ def _lemma_2(ctx: Context) -> Outcome:
             th7, p = lemma2_theta(A, b, X[t])
             dev = float(np.linalg.norm(th7 - sols[t].theta))
             tol = sols[t].certified_error + 1e-9 * (1 + np.linalg.norm(th7))
-            if dev > tol:
+            if not dev <= tol:  # NaN fails too
                 return Outcome("inconclusive", "eq. (7) vs certified minimiser of (3)",
                                {"d": d, "round": t + 1, "deviation": dev, "tolerance": tol, "p_t": p,
                                 "reason": "float evaluation of eq. (7) disagrees; not re-checked at high precision"})
@@ -130,7 +131,7 @@ def equation_14(ctx: Context) -> Outcome:
                 bstar = [(-gi + eta * gts * gi) / 2 for gi in g]
                 gth = mpmath.fsum(a * e for a, e in zip(g, th))
                 expanded = cstar - 2 * mpmath.fsum(a * e for a, e in zip(bstar, th)) + eta / 2 * gth ** 2
-                worst = max(worst, abs(surr - expanded) / (1 + abs(surr)))
+                worst = worse(worst, abs(surr - expanded) / (1 + abs(surr)))
                 direct += surr
                 c += cstar
                 for p in range(d):
@@ -140,7 +141,7 @@ def equation_14(ctx: Context) -> Outcome:
                 count += 1
             thm = mpmath.matrix(th)
             form = c - 2 * (b.T * thm)[0] + (thm.T * A * thm)[0]
-            worst = max(worst, abs(direct - form) / (1 + abs(direct)))
+            worst = worse(worst, abs(direct - form) / (1 + abs(direct)))
     ok = worst < mpmath.mpf(10) ** -40
     return Outcome("verified" if ok else "inconclusive", "both printed expansions evaluated at 50 digits on samples",
                    {"surrogates": count, "max_relative_difference": mpmath.nstr(worst, 5), "digits": 50,
@@ -176,6 +177,8 @@ def lemma_9(ctx: Context) -> Outcome:
             return Outcome("inconclusive", "exact rational arithmetic", {"instance": i, "d": d,
                                                                          "reason": "identity fails on an instance"})
         count += 1
+    if count == 0:
+        return Outcome("inconclusive", "exact rational arithmetic", {"reason": "no invertible instance was drawn"})
     return Outcome("verified", "exact rational arithmetic (python-flint fmpq) on random invertible V, any u "
                    "(not necessarily symmetric V)", {"instances": count, "dims": "1..5",
                                                       "seconds": round(time.time() - started, 2)})

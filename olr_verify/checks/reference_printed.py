@@ -68,7 +68,7 @@ def _compare_aioli(box: str, ctx: Context, printed: bool) -> Outcome:
             tol = _lemma3_tolerance(t + 1, T, R, lam) + sol.certified_error + 1e-12
             rounds += 1
             worst = max(worst, dev / tol)
-            if dev > tol:
+            if not dev <= tol:  # NaN too
                 artefact = {"replay": {"type": "printed_aioli_000", "algorithm": box, "round": t + 1, "T": T,
                                        "B": _exact(B), "R": _exact(R), "lam": _exact(lam),
                                        "X": [[_exact(v) for v in row] for row in X[:t + 1]],
@@ -202,7 +202,7 @@ def printed_003_algorithm_2(ctx: Context) -> Outcome:
         # Algorithm 1 on the same history as played by the box being tested
         sol = ftrl_1d_argmin(Z[:t], W2[:t], D, eta)
         dev = abs(W2[t] - sol.theta[0])
-        if dev > 1e-9 + sol.certified_error:
+        if not dev <= 1e-9 + sol.certified_error:  # NaN too
             artefact = {"replay": {"type": "printed_003_algorithm_2", "D": _exact(D), "eta": _exact(eta),
                                    "round": t + 1}, "first_round": t + 1, "deviation": dev}
             ok, details = replay_003(artefact)

@@ -390,7 +390,9 @@ def search(relation: str, domain: dict[str, tuple[str, str]], ctx: Context, n: i
     slack = slack_of(rel)
     names = list(domain)
     syms = [sp.Symbol(v) for v in names]
-    f = sp.lambdify(syms, slack, modules=["numpy", {"Min": np.minimum, "Max": np.maximum}])
+    from olr_verify.prover.refute import lambdify  # numpy with Sigmoid, Softplus, Exprel, Max, Min, erf
+
+    f = lambdify(slack, syms)
     rng = np.random.default_rng(ctx.seed)
     n = n or (3000 if ctx.quick else 40000)
     cols: dict[str, np.ndarray] = {}
@@ -439,6 +441,17 @@ PROVER_SECONDS = 10.0  # full mode; the few relations that need longer pass ``pr
 PROVER_SECONDS_QUICK = 2.5
 
 
+def _replays(art: dict[str, Any]) -> bool:
+    """The scalar replayer (olr_verify.prover.replay) confirms the artefact: point in the domain, slack defined
+    there and certainly negative (or exactly 0 for a strict relation)."""
+    from olr_verify.prover.replay import replay_scalar
+
+    try:
+        return replay_scalar(art)[0]
+    except Exception:  # noqa: BLE001 - an artefact the replayer cannot read is not a counterexample
+        return False
+
+
 def inequality(relation: str, domain: dict[str, tuple[str, str]], ctx: Context, *, reading: str = "",
                use_prover: bool = True, prover_seconds: float | None = None) -> Outcome:
     """Decide a scalar relation over ``domain``: the prover first, a confirmed search second."""
@@ -469,12 +482,14 @@ def inequality(relation: str, domain: dict[str, tuple[str, str]], ctx: Context, 
             if res.status == "refuted" and res.counterexample:
                 pt = {k: str(v) for k, v in res.counterexample.items()}
                 art = {"replay": {"type": "scalar", "relation": relation, "point": pt, "domain": ev["domain"]}}
-                ev["counterexample"] = pt
-                try:
-                    ev["slack_50_digits"] = str(eval_exact(slack_of(parse(relation)), pt, 50))
-                except Exception:
-                    pass
-                return Outcome("refuted", "prover counterexample, confirmed in ball arithmetic", ev, art)
+                if _replays(art):  # the run says refuted only where `olr-verify replay` will say confirmed
+                    ev["counterexample"] = pt
+                    try:
+                        ev["slack_50_digits"] = str(eval_exact(slack_of(parse(relation)), pt, 50))
+                    except Exception:
+                        pass
+                    return Outcome("refuted", "prover counterexample, confirmed in ball arithmetic", ev, art)
+                ev["prover_counterexample_not_replayed"] = pt
             if res.status == "verified":
                 ev["note"] = "prover: verified but not proved on the whole domain"
     elif use_prover:

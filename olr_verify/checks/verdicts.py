@@ -11,12 +11,19 @@
 - :func:`round_by_round` -- the differential verdict: each round against its own tolerance.
 - :func:`at_an_instance` -- a printed statement evaluated at one explicit instance: ``refuted`` with a
   replayable artefact where it fails there, else ``inconclusive`` (one instance that holds proves nothing).
+- :func:`worse` -- a running worst case that keeps a NaN (so a failed evaluation cannot pass a threshold).
 """
 from __future__ import annotations
 
 from typing import Any, Iterable
 
 from olr_verify.outcome import Context, Outcome
+
+
+def worse(a, b, pick=max):
+    """``pick(a, b)`` that keeps a NaN: Python's max and min drop a NaN second argument (max(0.0, nan) == 0.0), so a
+    running worst case would hide an evaluation that failed. Floats and mpmath numbers alike (NaN != NaN)."""
+    return b if b != b else pick(a, b)
 
 
 def on_printed_domain(outcome: Outcome, proved_on: str, printed: str) -> Outcome:

@@ -88,6 +88,13 @@ def decide(claim: str, res, seed: int, ev: dict) -> tuple[str, dict | None]:
         ev["reason"] = ("a float64 violation was neither confirmed nor dismissed by the 50/80-digit replay: "
                         "an unconfirmed violation is not evidence that the bound holds")
         return "inconclusive", None
+    if res.evaluated == 0:
+        ev["reason"] = "no sequence was evaluated: nothing was tested"
+        return "inconclusive", None
+    if res.non_finite:
+        ev["reason"] = (f"{res.non_finite} sequence(s) gave a regret or a bound that is not a finite float64 (an "
+                        "overflow, a NaN or an arithmetic error): a violation there is neither confirmed nor dismissed")
+        return "inconclusive", None
     if getattr(res, "probe_violations", None):
         ev["probe_violations"] = res.probe_violations[:4]
         ev["reason"] = ("a probe beyond the densely searched range (see probe_violations) found a float64 violation "

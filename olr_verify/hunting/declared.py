@@ -196,19 +196,22 @@ def hunt(spec: DeclaredBound, ctx: Context, seed: int) -> dict[str, Any]:
     kinds = ("adaptive", "constant", "alternating", "random")
     points = _param_points(compiled["ranges"], max(1, evals // len(kinds)), rng)
     worst: dict[str, Any] = {"ratio": -math.inf}
-    per_point, uncertified = [], 0
+    per_point, uncertified, nan = [], 0, 0
     for point in points:
         best_here = -math.inf
         for kind in kinds:
             case = _evaluate(spec, compiled, point, kind, rng)
             uncertified += "uncertified" in case
+            if math.isnan(case["ratio"]):
+                nan += 1
+                continue
             best_here = max(best_here, case["ratio"])
             if case["ratio"] > worst["ratio"]:
                 worst = case
         per_point.append({"point": point, "worst_ratio": best_here})
     worst = _local_search(spec, compiled, worst, rng, steps=8 if ctx.quick else 24)
     return {"worst": worst, "per_point": per_point, "evaluations": len(points) * len(kinds),
-            "uncertified_comparators": uncertified}
+            "uncertified_comparators": uncertified, "not_a_number": nan}
 
 
 def _evaluate(spec, compiled, point, kind, rng, labels=None) -> dict[str, Any]:
@@ -220,7 +223,12 @@ def _evaluate(spec, compiled, point, kind, rng, labels=None) -> dict[str, Any]:
         r = regret(spec, compiled, point, X, Y)
     except CertificationError as exc:
         return {"ratio": -math.inf, "point": point, "kind": kind, "uncertified": str(exc)}
-    ratio = r["regret"] / r["bound"] if r["bound"] > 0 else (math.inf if r["regret"] > r["bound"] else 0.0)
+    if math.isnan(r["regret"]) or math.isnan(r["bound"]):
+        ratio = math.nan  # counted by hunt: no comparison may pass on it
+    elif r["bound"] > 0:
+        ratio = r["regret"] / r["bound"]
+    else:
+        ratio = math.inf if r["regret"] > r["bound"] else 0.0
     return {"ratio": ratio, "point": point, "kind": kind, "X": X, "Y": Y, **r}
 
 
@@ -302,6 +310,7 @@ def decide(spec: DeclaredBound, ctx: Context, claim_id: str) -> Outcome:
     worst = res["worst"]
     ev = {"learner": spec.learner, "bound": spec.bound, "params": {k: list(v) for k, v in spec.params.items()},
           "evaluations": res["evaluations"], "uncertified_comparators": res["uncertified_comparators"],
+          "regret_or_bound_not_a_number": res["not_a_number"],
           "seed": seed, "worst_ratio": worst["ratio"],
           "worst_point": {k: str(v) for k, v in worst.get("point", {}).items()}, "worst_sequence": worst.get("kind"),
           "parameter_points": len(res["per_point"]),
@@ -315,5 +324,9 @@ def decide(spec: DeclaredBound, ctx: Context, claim_id: str) -> Outcome:
         if ok:
             return Outcome("refuted", method + "; violation confirmed at 50 digits", ev, artefact(spec, worst))
         ev["reason"] = "float64 violation not confirmed at 50 digits"
+        return Outcome("inconclusive", method, ev)
+    if res["uncertified_comparators"] or res["not_a_number"]:
+        ev["reason"] = ("a sequence whose comparator could not be certified, or whose regret or bound is NaN, was "
+                        "not tested: a violation there is neither confirmed nor dismissed")
         return Outcome("inconclusive", method, ev)
     return Outcome("verified", method, ev)

@@ -51,10 +51,12 @@ class HuntResult:
     candidates: list = dataclasses.field(default_factory=list)  # float64 violations (one per region), largest first
     probes: list = dataclasses.field(default_factory=list)      # see :func:`probe`
     probe_violations: list = dataclasses.field(default_factory=list)  # float64, above rounding level, not replayed
+    non_finite: int = 0     # sequences whose regret or bound was not a finite float64 (overflow, NaN, error)
 
     def summary(self) -> dict:
         return {"best_ratio": round(self.best.ratio, 6), "best_found_by": self.best.how,
                 "baseline_ratio": round(self.baseline.ratio, 6), "sequences_evaluated": self.evaluated,
+                "sequences_not_finite": self.non_finite,
                 "seconds": round(self.seconds, 2), "rounds_simulated": self.work,
                 "ratio_by_strategy": {k: round(v, 6) for k, v in self.by_strategy.items()}}
 
@@ -376,10 +378,13 @@ def hunt(claim: str, seconds: float = math.inf, seed: int = 0, params: dict | No
     candidates: dict[Any, Best] = {}  # region -> its largest float64 violation
     region = RegionMap(space, pinned) if space is not None else None
 
+    non_finite = 0
+
     def consider(seq: Sequence, how: str, is_baseline: bool) -> float:
-        nonlocal best, baseline
+        nonlocal best, baseline, non_finite
         seq = inside_ball(seq)
         r, lhs, rhs, cmp = _score(t, seq)
+        non_finite += not (math.isfinite(lhs) and math.isfinite(rhs))
         bud.evals += 1
         bud.work += seq.n
         by[how] = max(by.get(how, -math.inf), r)
@@ -442,7 +447,7 @@ def hunt(claim: str, seconds: float = math.inf, seed: int = 0, params: dict | No
             k += 1
     worst = sorted(candidates.values(), key=_rank, reverse=True)[:MAX_CANDIDATES]
     return HuntResult(claim, best, baseline, bud.evals, time.perf_counter() - bud.start, by, progress,
-                      region=region, work=bud.work, pinned=pinned, candidates=worst)
+                      region=region, work=bud.work, pinned=pinned, candidates=worst, non_finite=non_finite)
 
 
 def probe(res: HuntResult, seed: int) -> HuntResult:
@@ -472,6 +477,7 @@ def probe(res: HuntResult, seed: int) -> HuntResult:
                         continue
                     seq = inside_ball(seq)
                     r, lhs, rhs, cmp = _score(t, seq)
+                    res.non_finite += not (math.isfinite(lhs) and math.isfinite(rhs))
                     row = {"param": par.name, "value": value, "adversary": how,
                            "at": "worst point" if base else "default point",
                            "ratio": round(r, 6) if math.isfinite(r) else None}

@@ -31,6 +31,7 @@ from flint import arb, fmpq
 
 from olr_verify.prover.enclose import Iv, Unsupported, compile_expr, mul, add
 from olr_verify.prover.parse import simplest_between
+from olr_verify.prover.refute import MAX_EXACT_POINT
 from olr_verify.prover.reduce import cancels_to_zero
 
 
@@ -138,6 +139,8 @@ class Slack:
                 return False
         except Unsupported:
             pass
+        if any(abs(v) > MAX_EXACT_POINT for v in pt):  # not decided exactly: not shown zero
+            return False
         sub = {s: sp.Rational(int(v.p), int(v.q)) for s, v in zip(self.syms, pt)}
         val = expr.subs(sub)
         if val == 0:

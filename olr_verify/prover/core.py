@@ -387,9 +387,10 @@ def _prove_box(slack, strict, variables, syms, cert, result, deadline, max_boxes
             closed = bnb.run(rbox)
         except Refuted as r:
             point = r.point if maps_expr is None else back(r.point, maps_expr)
+            # certainly negative, in the domain (a box of an irrational bound is rounded outward) and defined there;
+            # for a strict relation also an exact zero that is not a removable singularity (sinh(x)/x at 0)
             ok, val = refute.confirm(orig_slack, orig_vars, point)
-            in_dom = maps_expr is None or refute.point_in_domain(point, orig_vars)  # box points are in the domain
-            if ok or (strict and in_dom):
+            if ok or (strict and refute.touches(orig_slack, orig_vars, point)):
                 cert["refutation"] = "branch-and-bound box centre" + (" (touching point, strict)" if not ok else "")
                 cert["slack_upper_bound"] = val
                 return result("refuted", point)

@@ -67,6 +67,8 @@ def parse_relation(relation: str, names) -> tuple[sp.Expr, bool, sp.Basic]:
 
 def parse_domain(domain: dict[str, tuple[str, str]]) -> list[Var]:
     names = list(domain)
+    if "oo" in names:
+        raise ValueError("a variable may not be named oo: a bound 'oo' means infinity")
     local = symbols_for(names)
     out: list[Var] = []
     for k, name in enumerate(names):

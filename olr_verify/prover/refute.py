@@ -34,13 +34,26 @@ def lambdify(expr, syms):
                                             "numpy"])
 
 
+def _fmpq(value) -> fmpq:
+    if isinstance(value, fmpq):
+        return value
+    f = Fraction(str(value)) if not isinstance(value, Fraction) else value
+    return fmpq(f.numerator, f.denominator)
+
+
 def point_in_domain(point: dict, variables) -> bool:
-    """Certain (arb) check that the exact point lies in the closed domain."""
+    """Certain check that the exact point lies in the closed domain: exact against a rational bound (1/10 has no
+    exact arb ball), by arb balls against any other."""
     env = {v.name: Iv.point(arb(point[v.name])) for v in variables}
     for v in variables:
         x = env[v.name]
         for bound, side in ((v.lo, +1), (v.hi, -1)):
             if bound in (sp.oo, -sp.oo):
+                continue
+            if bound.is_Rational:
+                q, xq = fmpq(int(bound.p), int(bound.q)), _fmpq(point[v.name])
+                if (xq < q) if side > 0 else (xq > q):
+                    return False
                 continue
             b = compile_expr(bound)(env)
             diff = (x.lo - b.hi) if side > 0 else (b.lo - x.hi)
@@ -65,15 +78,54 @@ def confirm(slack, variables, point: dict, bits: int = 200) -> tuple[bool, str]:
         ctx.prec = old
 
 
+MAX_EXACT_POINT = 10**6  # sympy never substitutes larger coordinates exactly (2**x at x = 1e300 would not return)
+
+
+def _poles_excluded(slack, env) -> bool:
+    """Every denominator and every log argument of the slack is certainly nonzero (positive) at the point, by arb
+    enclosures, and the slack's enclosure is bounded: then the slack is defined there. (An enclosure alone is not
+    enough: it takes an exact 0 times an unbounded factor as 0.)"""
+    try:
+        for node in sp.preorder_traversal(slack):
+            if isinstance(node, sp.Pow) and node.exp.is_negative:
+                base = compile_expr(node.base)(env)
+                if not (base.certainly_gt0() or base.certainly_lt0()):
+                    return False
+            elif isinstance(node, sp.log) and not compile_expr(node.args[0])(env).certainly_gt0():
+                return False
+        return compile_expr(slack)(env).bounded()
+    except Exception:  # noqa: BLE001 - an expression the enclosure does not support: not shown defined
+        return False
+
+
 def defined_at(slack, variables, point: dict) -> bool:
-    """sympy's exact substitution of the point into the slack is not undefined (0/0, 1/0, ...)."""
+    """The slack is defined at the point (not 0/0, 1/0, ...): sympy's exact substitution decides for coordinates up
+    to MAX_EXACT_POINT; beyond, arb enclosures of its denominators and log arguments (:func:`_poles_excluded`)."""
     def exact(value):
         if isinstance(value, fmpq):
             return sp.Rational(int(value.p), int(value.q))
         return sp.Rational(str(value))
 
-    value = slack.subs({v.symbol: exact(point[v.name]) for v in variables})
+    exact_point = {v.symbol: exact(point[v.name]) for v in variables}
+    if any(abs(x) > MAX_EXACT_POINT for x in exact_point.values()):
+        return _poles_excluded(slack, {v.name: Iv.point(arb(point[v.name])) for v in variables})
+    value = slack.subs(exact_point)
     return not value.has(sp.nan, sp.zoo, sp.oo, -sp.oo)
+
+
+def touches(slack, variables, point: dict) -> bool:
+    """A strict relation's exact counterexample: the point is certainly in the domain, the slack is defined there
+    (not 0/0: a removable singularity is no counterexample) and sympy finds it exactly 0."""
+    if not (point_in_domain(point, variables) and defined_at(slack, variables, point)):
+        return False
+    if any(abs(Fraction(str(point[v.name]))) > MAX_EXACT_POINT for v in variables):
+        return False
+    value = slack.subs({v.symbol: sp.Rational(int(point[v.name].p), int(point[v.name].q))
+                        if isinstance(point[v.name], fmpq) else sp.Rational(str(point[v.name])) for v in variables})
+    try:
+        return value == 0 or sp.simplify(value.rewrite(sp.exp)) == 0
+    except Exception:  # noqa: BLE001 - sympy could not decide: not a counterexample
+        return False
 
 
 def _sample(variables, rng, n):

@@ -261,3 +261,66 @@ def test_bad_optional_fields_fail_with_a_clear_message(fresh_registry, tmp_path,
     _paper(tmp_path, '[[claim]]\nid = "t:lemma-1"\nstatement = "s"\n' + body + "\n")
     with pytest.raises(PaperError, match=message):
         fresh_registry.add_paper(tmp_path)
+
+
+def test_an_assumption_the_domain_contradicts_is_refused(fresh_registry, tmp_path):
+    """sqrt(x**2)*(y+1) == x*y + x is false for x in [-2, -1]; with x declared positive sympy read the left side
+    as x*(y+1) and the kernel accepted that other identity (found by a hostile review)."""
+    _paper(tmp_path, '''
+        [[claim]]
+        id = "t:equation-1"
+        check_kind = "identity"
+        statement = "false on the domain"
+        lhs = "sqrt(x**2)*(y + 1)"
+        rhs = "x*y + x"
+        domain = { x = ["-2", "-1"], y = ["0", "1"] }
+        symbols = { x = "positive" }
+    ''')
+    with pytest.raises(PaperError, match="positive"):
+        fresh_registry.add_paper(tmp_path)
+
+
+def test_an_assumption_the_domain_implies_is_kept(fresh_registry, tmp_path):
+    _paper(tmp_path, '''
+        [[claim]]
+        id = "t:equation-1"
+        check_kind = "identity"
+        statement = "true on the domain"
+        lhs = "sqrt(x**2)*(y + 1)"
+        rhs = "x*y + x"
+        domain = { x = ["0", "2"], y = ["0", "1"] }
+        symbols = { x = "nonnegative" }
+    ''')
+    fresh_registry.add_paper(tmp_path)
+    assert _decide("t:equation-1", tmp_path).status == "proved"
+
+
+@pytest.mark.parametrize("field, message", [('points = "many"', "points must be an integer"),
+                                            ("depends_on = 3", "depends_on must be a list")])
+def test_a_malformed_optional_field_is_one_clear_error(fresh_registry, tmp_path, field, message):
+    _paper(tmp_path, f'''
+        [[claim]]
+        id = "t:equation-1"
+        check_kind = "identity"
+        statement = "s"
+        lhs = "exp(x)"
+        rhs = "exp(x)"
+        domain = {{ x = ["0", "1"] }}
+        {field}
+    ''')
+    with pytest.raises(PaperError, match=message):
+        fresh_registry.add_paper(tmp_path)
+
+
+def test_the_documented_functions_are_searched_without_a_crash(fresh_registry, tmp_path):
+    _paper(tmp_path, '''
+        [[claim]]
+        id = "t:lemma-1"
+        check_kind = "scalar-inequality"
+        statement = "s"
+        relation = "Sigmoid(x) + Softplus(-x) - Softplus(x) + x <= 1 + Exprel(0, x)"
+        domain = { x = ["-5", "5"] }
+        search_only = true
+    ''')
+    fresh_registry.add_paper(tmp_path)
+    assert _decide("t:lemma-1", tmp_path).status == "verified"

@@ -264,3 +264,30 @@ def test_huge_log_arguments_are_never_expanded(leaf):
     assert time.perf_counter() - start < 20
     if leaf.get("flips") or leaf["close"] == "multiplier":
         assert not verdict.accepted
+
+
+@pytest.mark.parametrize("relation,domain", [
+    ("sinh(x)/x > 1/2", {"x": ("-1", "1")}),  # 0/0 at x = 0: a removable singularity, not a touching point
+    ("tanh(x)/x > 1/2", {"x": ("-1", "1")}),
+    ("x**2 > 2 - 1e-30", {"x": ("sqrt(2)", "2")}),  # the box of sqrt(2) is rounded outward: its end is not in the domain
+    ("log(x) > 1 - 1e-30", {"x": ("E", "oo")}),
+])
+def test_a_strict_counterexample_must_be_a_defined_exact_zero_inside_the_domain(relation, domain):
+    assert prove(relation, domain, timeout=2, kernel_boxes=500).status != "refuted"
+
+
+def test_strict_relations_are_still_refuted_at_an_exact_zero_inside_the_domain():
+    for relation, domain in (("x**2 > 1/4", {"x": ("1/2", "1")}), ("x > 0", {"x": ("0", "1")})):
+        res = prove(relation, domain, timeout=2, kernel_boxes=500)
+        assert res.status == "refuted" and res.counterexample == {"x": "1/2" if "**" in relation else "0"}
+
+
+def test_a_huge_point_is_never_substituted_exactly_and_oo_is_not_a_variable():
+    """2**x >= 1 on [0, 1e300] ran past every safety net: sympy computed 2**(a rational near 1e300) exactly."""
+    import time
+
+    t0 = time.perf_counter()
+    assert prove("2**x >= 1", {"x": ("0", "1e300")}, timeout=2).status != "refuted"
+    assert time.perf_counter() - t0 < 60
+    with pytest.raises(ValueError, match="oo"):
+        prove("x <= 1", {"oo": ("0", "1"), "x": ("0", "oo")})

@@ -406,9 +406,13 @@ RELATIONS: dict[str, tuple[Relation, float, str]] = {
 }
 
 
-def _violation(lhs, rhs, digits: bool = False) -> float:
-    scale = 1 + abs(float(lhs)) + abs(float(rhs))
-    return float(lhs - rhs) / scale
+def _violation(lhs, rhs) -> float:
+    """(lhs - rhs) / (1 + |lhs| + |rhs|) in float64: +inf for an infinite lhs against a finite rhs (a violation the
+    replay must see), NaN where the float evaluation says nothing (a NaN side, inf against inf)."""
+    lhs, rhs = float(lhs), float(rhs)
+    if math.isinf(lhs) or math.isinf(rhs):
+        return math.inf if lhs > rhs else -math.inf if lhs < rhs else math.nan
+    return (lhs - rhs) / (1 + abs(lhs) + abs(rhs))
 
 
 def confirm(claim: str, seq: dict, dps: int = 50) -> tuple[bool, dict]:
@@ -452,20 +456,23 @@ def decide(claim: str, ctx: Context, extra: dict | None = None) -> Outcome:
 
     rel, eps, what = RELATIONS[claim]
     t0 = time.perf_counter()
-    worst, worst_seq, n_pairs, n_seq = -math.inf, None, 0, 0
-    cap = 2.5 if ctx.quick else 25.0
+    worst, worst_seq, n_pairs, n_seq, n_nan, timed_out = -math.inf, None, 0, 0, 0, False
+    cap = 2.5 if ctx.quick else 25.0  # a safety net: 48 sequences take about a second
     for seq in cases(ctx, claim, eps):
         if time.perf_counter() - t0 > cap:
+            timed_out = True
             break
         with np.errstate(all="ignore"):
             rows, _ = run(seq, FLOAT)
             pairs = rel(rows, seq, FLOAT)
         n_seq += 1
         n_pairs += len(pairs)
-        v = max(_violation(a, b) for a, b in pairs)
+        violations = [_violation(a, b) for a, b in pairs]
+        n_nan += sum(math.isnan(v) for v in violations)
+        v = max((v for v in violations if not math.isnan(v)), default=-math.inf)
         if v > worst:
             worst, worst_seq = v, seq
-    ev = {"relation": what, "sequences": n_seq, "evaluations": n_pairs,
+    ev = {"relation": what, "sequences": n_seq, "evaluations": n_pairs, "evaluations_not_a_number": n_nan,
           "worst_scaled_violation_float64": worst, "seconds": round(time.perf_counter() - t0, 2),
           "parameters_tried": PARAMS, "dimensions": [1, 2, 3],
           "labels": "random and adversarial (y_t = -sign y_hat_t)", **(extra or {})}
@@ -483,6 +490,11 @@ def decide(claim: str, ctx: Context, extra: dict | None = None) -> Outcome:
         ev["near_violation_not_confirmed"] = True
         ev["reason"] = ("a float64 violation (scaled {:.3g}) was not confirmed at 50 digits: neither a "
                         "counterexample nor evidence that the relation holds".format(worst))
+        return Outcome("inconclusive", method, ev)
+    if timed_out or n_nan or not n_pairs:
+        ev["reason"] = ("the safety net stopped the runs after {:g} s".format(cap) if timed_out else
+                        "{} evaluation(s) gave NaN: a violation there is neither seen nor dismissed".format(n_nan)
+                        if n_nan else "no evaluation: nothing was tested")
         return Outcome("inconclusive", method, ev)
     return Outcome("verified", method, ev)
 

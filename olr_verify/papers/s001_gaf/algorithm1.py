@@ -10,6 +10,7 @@ import time
 import numpy as np
 
 from olr_verify.artefacts import replayer
+from olr_verify.checks.verdicts import worse
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 
@@ -82,6 +83,8 @@ def algorithm_1(ctx: Context) -> Outcome:
     if gap > 1e-10:
         return Outcome("refuted", "50-digit runs of the box and of eqs. (2)-(3) on a 2-round instance", ev,
                        {"replay": {"type": "gaf_algorithm1_theta", **c}})
+    if not gap <= 1e-10:  # NaN: the runs say nothing
+        return Outcome("inconclusive", "50-digit comparison gave NaN", ev)
     return Outcome("verified", "50-digit comparison", ev)
 
 
@@ -205,7 +208,7 @@ def equation_6(ctx: Context) -> Outcome:
     ev = {"identity": "l(sigma^+(p), y) = -log p_y = -log E e^{-l(theta, y)} (alpha = 1), via claim-1",
           "reading": "(6) is partly illegible in the source; read as y_t = sigma^+(E_{P~_{t-1}} sigma(theta^T Phi(x_t)))",
           "numerical_max_gap_minus_bound": worst}
-    if worst > 1e-12:
+    if not worst <= 1e-12:  # NaN fails too
         return Outcome("inconclusive", "exact identity (claim-1) + implementation check",
                        {**ev, "reason": "the implementation misses the identity beyond its quadrature bound"})
     # the identity is 001:claim-1's certificate; this check adds only a float check of the implementation
@@ -256,7 +259,7 @@ def worst_over_draws(ctx: Context, n: int, measure, start: float = 0.0, pick=max
     worst = start
     for _ in range(n):
         for value in measure(rng):
-            worst = pick(worst, value)
+            worst = worse(worst, value, pick)  # a NaN value stays: it fails the caller's threshold
     return worst
 
 

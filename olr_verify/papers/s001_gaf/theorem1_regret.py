@@ -11,7 +11,7 @@ from functools import lru_cache
 import numpy as np
 
 from olr_verify.artefacts import replayer
-from olr_verify.checks.verdicts import detection_power
+from olr_verify.checks.verdicts import detection_power, worse
 from olr_verify.outcome import Context, Outcome
 from olr_verify.papers.s001_gaf.algorithm1 import _mp_rounds, divergence_mp
 from olr_verify.papers.s001_gaf.lemma4_lemma6 import confirmed_negative, negative_at_instance
@@ -349,8 +349,8 @@ def step_b5_corrected(ctx: Context) -> Outcome:
             for (x, y, U, l0, r, M) in run["surr"]:
                 h = (W - U) @ x
                 Lt += l0 + float(r @ h) + 0.5 * beta * float(h @ M @ h)
-            worst1 = min(worst1, (Lval - Lt) / (1 + abs(Lval)))
-            worst2 = min(worst2, (Lt - run["Ltil_next"][-1]) / (1 + abs(Lt)))
+            worst1 = worse(worst1, (Lval - Lt) / (1 + abs(Lval)), min)
+            worst2 = worse(worst2, (Lt - run["Ltil_next"][-1]) / (1 + abs(Lt)), min)
             pts += 1
     ev = {"points": pts, "min_rel_slack L_n - L~_n": worst1, "min_rel_slack L~_n(theta) - L~_n(theta_{n+1})": worst2,
           "setting": "Theorem 1's hypotheses (beta of Lemma 4, R = 1), theta uniform in the B-ball + comparators"}

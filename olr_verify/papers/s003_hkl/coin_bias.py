@@ -168,6 +168,8 @@ def lemma_6(ctx: Context) -> Outcome:
             rows.append({"q0": str(q0), "p": str(p), "eps": str(e), "m_below_bound": m, "TV": float(tv)})
             if tv >= Fraction(1, 2):
                 return Outcome("inconclusive", "exact multinomial laws", {"rows": rows, "reason": "TV >= 1/2 below the bound"})
+    if not rows:
+        return Outcome("inconclusive", "exact multinomial laws", {"reason": "no grid point has its bound below the cap"})
     return Outcome("verified", "exact rational laws of m samples (informative count ~ Bin(m, 1-q0)) at the largest m below the bound",
                    {"rows": rows, "max_TV": float(worst), "seconds": round(time.perf_counter() - t0, 3),
                     "argument": "identification w.p. >= 3/4 under both needs TV >= 1/2; the proof (as Theorem 1) uses "

@@ -306,24 +306,28 @@ def _ratio(a, b):
 
 def _decide(ctx, claim, evaluate, *, rel_key=None, extra=None, slack=1e-9):
     t0 = time.perf_counter()
-    worst, where, checked, seqs = 0.0, None, 0, 0
+    worst, where, checked, seqs, nan = 0.0, None, 0, 0, 0
     for name, D, xs, recs in _all_runs(ctx):
         seqs += 1
         for tag, pairs in evaluate(recs, D):
             for k, (a, b) in enumerate(pairs):
                 checked += 1
                 gap = float(a) - float(b)
+                if math.isnan(gap):  # a NaN side, or inf against inf: the float evaluation says nothing here
+                    nan += 1
+                    continue
                 r = _ratio(a, b)
                 if math.isfinite(r):
                     worst = max(worst, r)
                 if where is None or gap > where[3]:
                     where = (name, tag, k, gap, float(a), float(b), D, xs)
-    ev = {"reading": READING, "sequences": seqs, "relations_evaluated": checked,
+    ev = {"reading": READING, "sequences": seqs, "relations_evaluated": checked, "not_a_number": nan,
           "max_lhs_over_rhs": worst, "seconds": round(time.perf_counter() - t0, 3)}
     if extra:
         ev.update(extra)
-    if checked == 0:
-        return Outcome("inconclusive", "no round of the runs fell in the claim's regime", ev)
+    if where is None:
+        return Outcome("inconclusive", "no round of the runs fell in the claim's regime" if checked == 0 else
+                       "every evaluation gave NaN", ev)
     name, tag, k, gap, a, b, D, xs = where
     ev["worst"] = {"sequence": name, "where": str(tag), "link": k, "lhs": a, "rhs": b}
     if gap > slack * (1 + abs(a) + abs(b)):
@@ -333,6 +337,9 @@ def _decide(ctx, claim, evaluate, *, rel_key=None, extra=None, slack=1e-9):
         if ok:
             return Outcome("refuted", "violation on a run of Algorithm 1, re-computed at 50 digits", ev, art)
         return Outcome("inconclusive", "float violation not confirmed at 50 digits", ev)
+    if nan:
+        return Outcome("inconclusive", f"{nan} of {checked} relation instances gave NaN: a violation there is "
+                                       "neither seen nor dismissed", ev)
     return Outcome("verified", f"{checked} relation instances along {seqs} runs (floats; not a proof)", ev)
 
 

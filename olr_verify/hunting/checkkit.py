@@ -92,8 +92,9 @@ def decide(claim: str, res, seed: int, ev: dict) -> tuple[str, dict | None]:
         ev["reason"] = "no sequence was evaluated: nothing was tested"
         return "inconclusive", None
     if res.non_finite:
-        ev["reason"] = (f"{res.non_finite} sequence(s) gave a regret or a bound that is not a finite float64 (an "
-                        "overflow, a NaN or an arithmetic error): a violation there is neither confirmed nor dismissed")
+        ev["reason"] = (f"{res.non_finite} sequence(s) gave a NaN, an arithmetic error, or an infinite regret or "
+                        "bound on the violating side in float64: a violation there is neither confirmed nor dismissed")
+        ev["first_undecided_sequence"] = res.undecided_at
         return "inconclusive", None
     if getattr(res, "probe_violations", None):
         ev["probe_violations"] = res.probe_violations[:4]

@@ -51,7 +51,8 @@ class HuntResult:
     candidates: list = dataclasses.field(default_factory=list)  # float64 violations (one per region), largest first
     probes: list = dataclasses.field(default_factory=list)      # see :func:`probe`
     probe_violations: list = dataclasses.field(default_factory=list)  # float64, above rounding level, not replayed
-    non_finite: int = 0     # sequences whose regret or bound was not a finite float64 (overflow, NaN, error)
+    non_finite: int = 0     # sequences the float64 evaluation did not decide (:func:`_undecided`)
+    undecided_at: dict = dataclasses.field(default_factory=dict)  # the parameters of the first of them
 
     def summary(self) -> dict:
         return {"best_ratio": round(self.best.ratio, 6), "best_found_by": self.best.how,
@@ -273,6 +274,18 @@ def inside_ball(seq: Sequence) -> Sequence:
 ADVERSARIES = (("random", random_sequence), ("greedy", greedy_sequence), ("paper", paper_seed))
 
 
+def _undecided(t: Target, lhs: float, rhs: float) -> bool:
+    """The float64 evaluation does not decide the bound here: a NaN side, inf against inf, or an infinite side
+    that would violate it (an infinite bound that holds, rhs = +inf for an upper bound, decides)."""
+    if math.isnan(lhs) or math.isnan(rhs):
+        return True
+    if math.isfinite(lhs) and math.isfinite(rhs):
+        return False
+    if math.isinf(lhs) and math.isinf(rhs):
+        return True
+    return not (lhs < rhs if t.kind == "upper" else lhs > rhs)
+
+
 def _score(t: Target, seq: Sequence) -> tuple[float, float, float, Any]:
     try:
         with np.errstate(all="ignore"):
@@ -378,13 +391,16 @@ def hunt(claim: str, seconds: float = math.inf, seed: int = 0, params: dict | No
     candidates: dict[Any, Best] = {}  # region -> its largest float64 violation
     region = RegionMap(space, pinned) if space is not None else None
 
-    non_finite = 0
+    non_finite, undecided_at = 0, {}
 
     def consider(seq: Sequence, how: str, is_baseline: bool) -> float:
         nonlocal best, baseline, non_finite
         seq = inside_ball(seq)
         r, lhs, rhs, cmp = _score(t, seq)
-        non_finite += not (math.isfinite(lhs) and math.isfinite(rhs))
+        if _undecided(t, lhs, rhs):
+            non_finite += 1
+            if not undecided_at:
+                undecided_at.update({**seq.params, "lhs": str(lhs), "rhs": str(rhs)})
         bud.evals += 1
         bud.work += seq.n
         by[how] = max(by.get(how, -math.inf), r)
@@ -447,7 +463,8 @@ def hunt(claim: str, seconds: float = math.inf, seed: int = 0, params: dict | No
             k += 1
     worst = sorted(candidates.values(), key=_rank, reverse=True)[:MAX_CANDIDATES]
     return HuntResult(claim, best, baseline, bud.evals, time.perf_counter() - bud.start, by, progress,
-                      region=region, work=bud.work, pinned=pinned, candidates=worst, non_finite=non_finite)
+                      region=region, work=bud.work, pinned=pinned, candidates=worst, non_finite=non_finite,
+                      undecided_at=undecided_at)
 
 
 def probe(res: HuntResult, seed: int) -> HuntResult:
@@ -477,7 +494,7 @@ def probe(res: HuntResult, seed: int) -> HuntResult:
                         continue
                     seq = inside_ball(seq)
                     r, lhs, rhs, cmp = _score(t, seq)
-                    res.non_finite += not (math.isfinite(lhs) and math.isfinite(rhs))
+                    res.non_finite += _undecided(t, lhs, rhs)
                     row = {"param": par.name, "value": value, "adversary": how,
                            "at": "worst point" if base else "default point",
                            "ratio": round(r, 6) if math.isfinite(r) else None}

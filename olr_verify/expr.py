@@ -114,6 +114,8 @@ PLAIN_FUNCTIONS = frozenset(FUNCTIONS) - SEARCH_FUNCTIONS
 CONSTANTS: dict[str, sp.Expr] = {"pi": sp.pi, "E": sp.E, "oo": sp.oo}
 #: Names that sympy would read as something else than a real variable; refused unless declared.
 RESERVED = frozenset({"I", "zoo", "nan"})
+#: Names a domain may not give a variable: a reader that does not know the domain's names would read a constant.
+NOT_A_VARIABLE = frozenset(CONSTANTS) | RESERVED
 
 _RELATIONS = {ast.LtE: sp.LessThan, ast.Lt: sp.StrictLessThan, ast.GtE: sp.GreaterThan,
               ast.Gt: sp.StrictGreaterThan}

@@ -81,10 +81,14 @@ def _check_shapes(entry: dict[str, Any], where: str) -> None:
     deps = entry.get("depends_on", [])
     if not (isinstance(deps, list) and all(isinstance(d, str) for d in deps)):
         raise PaperError(f"{where}: depends_on must be a list of claim ids (strings)")
-    for node in [entry, *(link for link in entry.get("links", []) if isinstance(link, dict))]:
+    nodes = [entry]
+    while nodes:
+        node = nodes.pop()
         points = node.get("points")
         if points is not None and not (type(points) is int and 1 <= points <= 10_000):
             raise PaperError(f"{where}: points must be an integer from 1 to 10000, got {points!r}")
+        links = node.get("links", [])
+        nodes += [link for link in links if isinstance(link, dict)] if isinstance(links, list) else []
 
 
 def domain_of(value: Any, where: str, empty_ok: bool = False) -> dict[str, tuple[str, str]]:
@@ -94,8 +98,12 @@ def domain_of(value: Any, where: str, empty_ok: bool = False) -> dict[str, tuple
 
     if not isinstance(value, dict) or not (value or empty_ok):
         raise PaperError(f"{where}: domain must be a table {{ x = [\"lo\", \"hi\"] }}")
-    if "oo" in value:
-        raise PaperError(f"{where}: a variable may not be named oo (a bound 'oo' means infinity)")
+    from olr_verify.expr import NOT_A_VARIABLE
+
+    taken = sorted(set(value) & NOT_A_VARIABLE) if isinstance(value, dict) else []
+    if taken:
+        raise PaperError(f"{where}: a variable may not be named {taken[0]} (a constant: "
+                         f"{', '.join(sorted(NOT_A_VARIABLE))})")
     out: dict[str, tuple[str, str]] = {}
     for name, bounds in value.items():
         if not (isinstance(bounds, list) and len(bounds) == 2):
@@ -197,15 +205,14 @@ def identity_names(text: str, domain: dict[str, Any], symbols: Any) -> Any:
 
 
 def _assumptions_hold(name: str, words: list[str], bounds) -> None:
-    """A domain variable's assumptions must hold inside its range: sympy simplifies the sides under them while
-    reading (sqrt(x**2) becomes x for a positive x), so an assumption the range contradicts would prove another
-    identity. Checked on the open range (an end where a side is continuous changes nothing); the ends must then
-    be constants."""
+    """A domain variable's assumptions must hold on its whole closed range: sympy simplifies the sides under them
+    while reading (sqrt(x**2) becomes x for a positive x, sign(x) becomes 1), so an assumption that fails anywhere
+    on the range, even at one end, would prove another identity. The ends must be constants."""
 
     from olr_verify.expr import parse_expr
 
-    need = {"positive": "lo >= 0", "nonnegative": "lo >= 0", "negative": "hi <= 0", "nonpositive": "hi <= 0",
-            "nonzero": "lo >= 0 or hi <= 0", "integer": "lo == hi, an integer", "real": ""}
+    need = {"positive": "lo > 0", "nonnegative": "lo >= 0", "negative": "hi < 0", "nonpositive": "hi <= 0",
+            "nonzero": "lo > 0 or hi < 0", "integer": "lo == hi, an integer", "real": ""}
     if not any(need[w] for w in words):
         return
     lo, hi = (None if b in ("-oo", "oo") else parse_expr(str(b), [], real=True) for b in bounds)
@@ -213,8 +220,10 @@ def _assumptions_hold(name: str, words: list[str], bounds) -> None:
         raise PaperError(f"symbols.{name}: an assumption on a variable with a dependent bound is not allowed")
     ge0 = lambda b: b is not None and bool(b >= 0)  # noqa: E731
     le0 = lambda b: b is not None and bool(b <= 0)  # noqa: E731
-    holds = {"positive": ge0(lo), "nonnegative": ge0(lo), "negative": le0(hi), "nonpositive": le0(hi),
-             "nonzero": ge0(lo) or le0(hi), "real": True,
+    gt0 = lambda b: b is not None and bool(b > 0)  # noqa: E731
+    lt0 = lambda b: b is not None and bool(b < 0)  # noqa: E731
+    holds = {"positive": gt0(lo), "nonnegative": ge0(lo), "negative": lt0(hi), "nonpositive": le0(hi),
+             "nonzero": gt0(lo) or lt0(hi), "real": True,
              "integer": lo is not None and lo == hi and lo.is_integer}
     for w in words:
         if not holds[w]:

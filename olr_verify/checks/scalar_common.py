@@ -57,13 +57,21 @@ def slack_of(relation):
     raise ValueError(f"relation must use <=, <, >= or >: {relation}")
 
 
+class PrecisionLost(ArithmeticError):
+    """sympy returned fewer correct digits than asked (cancellation beyond its working precision)."""
+
+
 def eval_exact(expr, point: dict[str, str], digits: int = 60):
-    """``expr`` at the exact point, evaluated by sympy/mpmath to ``digits`` significant digits."""
+    """``expr`` at the exact point, evaluated by sympy/mpmath to ``digits`` significant digits; PrecisionLost if
+    sympy could not reach them (exp(x + 1e-340) - exp(x) came back as a 1-bit -2^-126)."""
     sp = _sp()
     subs = {sp.Symbol(k): _exact(v) for k, v in point.items()}
     # symbols with assumptions (positive=True, real=True) are matched by name too
     subs.update({s: _exact(point[s.name]) for s in expr.free_symbols if s.name in point})
-    return sp.N(expr.subs(subs), digits)
+    value = sp.N(expr.subs(subs), digits)
+    if isinstance(value, sp.Float) and value != 0 and value._prec < 3 * digits:
+        raise PrecisionLost(f"{digits} digits asked, {value._prec} bits obtained")
+    return value
 
 
 def _to_rational_str(x: float) -> str:
@@ -309,7 +317,7 @@ def identity(lhs, rhs, domain: dict[str, tuple[str, str]], ctx: Context, *, what
         pt = _sample_point(domain, rng)
         try:
             lv, rv = eval_exact(lhs, pt, 50), eval_exact(rhs, pt, 50)
-        except (ZeroDivisionError, TypeError):
+        except (ArithmeticError, TypeError):  # undefined there, or sympy lost the digits
             continue
         if not (lv.is_real and rv.is_real):
             continue
@@ -500,7 +508,7 @@ def inequality(relation: str, domain: dict[str, tuple[str, str]], ctx: Context, 
     ev.update({"search_points": tried, "min_float_slack": smin, "seconds": round(time.perf_counter() - t0, 3)})
     if pt is not None:
         ev["counterexample"] = pt
-        ev["slack_50_digits"] = str(eval_exact(slack_of(parse(relation)), pt, 50))
+        ev["slack_50_digits"] = str(eval_exact(slack_of(parse(relation)), pt, 50))  # search checked it evaluates
         art = {"replay": {"type": "scalar_relation", "relation": relation, "point": pt}}
         return Outcome("refuted", "seeded search, violation confirmed at 50 digits", ev, art)
     if tried == 0:

@@ -66,9 +66,12 @@ def parse_relation(relation: str, names) -> tuple[sp.Expr, bool, sp.Basic]:
 
 
 def parse_domain(domain: dict[str, tuple[str, str]]) -> list[Var]:
+    from olr_verify.expr import NOT_A_VARIABLE
+
     names = list(domain)
-    if "oo" in names:
-        raise ValueError("a variable may not be named oo: a bound 'oo' means infinity")
+    taken = sorted(set(names) & NOT_A_VARIABLE)
+    if taken:
+        raise ValueError(f"a variable may not be named {taken[0]}: it is a constant ({', '.join(sorted(NOT_A_VARIABLE))})")
     local = symbols_for(names)
     out: list[Var] = []
     for k, name in enumerate(names):

@@ -78,39 +78,68 @@ def confirm(slack, variables, point: dict, bits: int = 200) -> tuple[bool, str]:
         ctx.prec = old
 
 
-MAX_EXACT_POINT = 10**6  # sympy never substitutes larger coordinates exactly (2**x at x = 1e300 would not return)
+MAX_EXACT_SIZE = 10**4  # sympy evaluates a point exactly only where every exponent stays below this (3**(x*y) hangs)
 
 
-def _poles_excluded(slack, env) -> bool:
-    """Every denominator and every log argument of the slack is certainly nonzero (positive) at the point, by arb
-    enclosures, and the slack's enclosure is bounded: then the slack is defined there. (An enclosure alone is not
-    enough: it takes an exact 0 times an unbounded factor as 0.)"""
+def _defined_nodes(slack, env) -> bool:
+    """Every sub-expression of the slack is certainly defined and real at the point (arb enclosures): a negative
+    or symbolic power has a base certainly nonzero (positive for a non-integer exponent, or >= 0 with a positive
+    one), a log a positive argument, asin/acos an argument in [-1, 1], atanh in (-1, 1), acosh >= 1. Checking the
+    nodes matters: an enclosure of the whole takes 0 * undefined as 0 (0*sqrt(-1), 0*0**(-y)), and a bounded
+    function of an undefined value (atan(sqrt(-x))) is bounded."""
+    enc = lambda e: compile_expr(e)(env)  # noqa: E731
+    for node in sp.preorder_traversal(slack):
+        if isinstance(node, sp.Pow):
+            e = node.exp
+            if e.is_Integer and e >= 0:
+                continue
+            base = enc(node.base)
+            if e.is_Integer:
+                ok = base.certainly_gt0() or base.certainly_lt0()
+            else:
+                ok = base.certainly_gt0() or (base.certainly_ge0() and enc(e).certainly_gt0())
+        elif isinstance(node, sp.log):
+            ok = enc(node.args[0]).certainly_gt0()
+        elif isinstance(node, (sp.asin, sp.acos)):
+            ok = enc(1 + node.args[0]).certainly_ge0() and enc(1 - node.args[0]).certainly_ge0()
+        elif isinstance(node, sp.atanh):
+            ok = enc(1 + node.args[0]).certainly_gt0() and enc(1 - node.args[0]).certainly_gt0()
+        elif isinstance(node, sp.acosh):
+            ok = enc(node.args[0] - 1).certainly_ge0()
+        else:
+            continue
+        if not ok:
+            return False
+    return True
+
+
+def exact_is_safe(slack, env) -> bool:
+    """sympy may substitute the point exactly: every exponent and exp argument stays below MAX_EXACT_SIZE there."""
     try:
         for node in sp.preorder_traversal(slack):
-            if isinstance(node, sp.Pow) and node.exp.is_negative:
-                base = compile_expr(node.base)(env)
-                if not (base.certainly_gt0() or base.certainly_lt0()):
+            arg = node.exp if isinstance(node, sp.Pow) else node.args[0] if isinstance(node, sp.exp) else None
+            if arg is not None and not arg.is_Number:
+                within = (compile_expr(MAX_EXACT_SIZE - arg)(env).certainly_ge0()
+                          and compile_expr(MAX_EXACT_SIZE + arg)(env).certainly_ge0())
+                if not within:
                     return False
-            elif isinstance(node, sp.log) and not compile_expr(node.args[0])(env).certainly_gt0():
-                return False
-        return compile_expr(slack)(env).bounded()
-    except Exception:  # noqa: BLE001 - an expression the enclosure does not support: not shown defined
+        return True
+    except Exception:  # noqa: BLE001 - an exponent the enclosure does not support: not safe
         return False
 
 
-def defined_at(slack, variables, point: dict) -> bool:
-    """The slack is defined at the point (not 0/0, 1/0, ...): sympy's exact substitution decides for coordinates up
-    to MAX_EXACT_POINT; beyond, arb enclosures of its denominators and log arguments (:func:`_poles_excluded`)."""
-    def exact(value):
-        if isinstance(value, fmpq):
-            return sp.Rational(int(value.p), int(value.q))
-        return sp.Rational(str(value))
+def _env(variables, point: dict) -> dict:
+    return {v.name: Iv.point(arb(_fmpq(point[v.name]))) for v in variables}
 
-    exact_point = {v.symbol: exact(point[v.name]) for v in variables}
-    if any(abs(x) > MAX_EXACT_POINT for x in exact_point.values()):
-        return _poles_excluded(slack, {v.name: Iv.point(arb(point[v.name])) for v in variables})
-    value = slack.subs(exact_point)
-    return not value.has(sp.nan, sp.zoo, sp.oo, -sp.oo)
+
+def defined_at(slack, variables, point: dict) -> bool:
+    """The slack is defined and real at the point: every node by arb enclosures (:func:`_defined_nodes`), and its
+    enclosure bounded. Nothing is substituted exactly, so no exact power can run for ever."""
+    try:
+        env = _env(variables, point)
+        return _defined_nodes(slack, env) and compile_expr(slack)(env).bounded()
+    except Exception:  # noqa: BLE001 - an expression the enclosure does not support: not shown defined
+        return False
 
 
 def touches(slack, variables, point: dict) -> bool:
@@ -118,10 +147,15 @@ def touches(slack, variables, point: dict) -> bool:
     (not 0/0: a removable singularity is no counterexample) and sympy finds it exactly 0."""
     if not (point_in_domain(point, variables) and defined_at(slack, variables, point)):
         return False
-    if any(abs(Fraction(str(point[v.name]))) > MAX_EXACT_POINT for v in variables):
+    env = _env(variables, point)
+    try:
+        val = compile_expr(slack)(env)
+        if val.certainly_gt0() or val.certainly_lt0() or not exact_is_safe(slack, env):
+            return False
+    except Exception:  # noqa: BLE001
         return False
-    value = slack.subs({v.symbol: sp.Rational(int(point[v.name].p), int(point[v.name].q))
-                        if isinstance(point[v.name], fmpq) else sp.Rational(str(point[v.name])) for v in variables})
+    value = slack.subs({v.symbol: sp.Rational(int(_fmpq(point[v.name]).p), int(_fmpq(point[v.name]).q))
+                        for v in variables})
     try:
         return value == 0 or sp.simplify(value.rewrite(sp.exp)) == 0
     except Exception:  # noqa: BLE001 - sympy could not decide: not a counterexample

@@ -263,7 +263,8 @@ def test_bad_optional_fields_fail_with_a_clear_message(fresh_registry, tmp_path,
         fresh_registry.add_paper(tmp_path)
 
 
-@pytest.mark.parametrize("x_range, assumption", [('["-2", "-1"]', "positive"), ('["0", "2"]', "nonnegative")])
+@pytest.mark.parametrize("x_range, assumption", [('["-2", "-1"]', "positive"), ('["0", "1"]', "positive"),
+                                                  ('["0", "2"]', "nonnegative")])
 def test_an_assumption_must_hold_on_the_domain(fresh_registry, tmp_path, x_range, assumption):
     """sqrt(x**2)*(y+1) == x*y + x is false for x in [-2, -1]; with x declared positive sympy read the left side
     as x*(y+1) and the kernel accepted that other identity (found by a hostile review). On [0, 2] it is true."""
@@ -277,7 +278,7 @@ def test_an_assumption_must_hold_on_the_domain(fresh_registry, tmp_path, x_range
         domain = {{ x = {x_range}, y = ["0", "1"] }}
         symbols = {{ x = "{assumption}" }}
     ''')
-    if assumption == "positive":
+    if assumption == "positive":  # even at one end: sign(0) is 0, not 1
         with pytest.raises(PaperError, match="positive"):
             fresh_registry.add_paper(tmp_path)
     else:
@@ -314,3 +315,18 @@ def test_the_documented_functions_are_searched_without_a_crash(fresh_registry, t
     ''')
     fresh_registry.add_paper(tmp_path)
     assert _decide("t:lemma-1", tmp_path).status == "verified"
+
+
+def test_a_constant_is_not_a_variable_name(fresh_registry, tmp_path):
+    """y == E with E a variable: the identity sampler read the bound "E" as e = 2.718 and refuted a true claim."""
+    _paper(tmp_path, '''
+        [[claim]]
+        id = "t:equation-1"
+        check_kind = "identity"
+        statement = "s"
+        lhs = "y"
+        rhs = "E"
+        domain = { E = ["0", "1"], y = ["E", "E"] }
+    ''')
+    with pytest.raises(PaperError, match="may not be named E"):
+        fresh_registry.add_paper(tmp_path)

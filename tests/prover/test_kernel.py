@@ -291,3 +291,29 @@ def test_a_huge_point_is_never_substituted_exactly_and_oo_is_not_a_variable():
     assert time.perf_counter() - t0 < 60
     with pytest.raises(ValueError, match="oo"):
         prove("x <= 1", {"oo": ("0", "1"), "x": ("0", "oo")})
+
+
+@pytest.mark.parametrize("relation,domain", [
+    ("(x-2000000)**2*((x-2000000)**2+(x-2000000)**4)**(-y) >= 1", {"x": ("1999999.5", "2000000.5"), "y": ("3/2", "2")}),
+    ("x*sqrt(x - 1) + x - 1/2 >= 0", {"x": ("-2", "2")}),  # 0 * sqrt(-1) is not 0: undefined
+    ("atan(sqrt(-x)) - 2*x >= 0", {"x": ("-1", "2")}),  # a bounded function of an undefined value
+    ("x**2*sqrt(x - 1/16) + x**2 > 0", {"x": ("-1/8", "1/8")}),  # no strict zero where the slack is undefined
+])
+def test_a_counterexample_is_never_a_point_where_a_node_of_the_slack_is_undefined(relation, domain):
+    """Found by a second hostile review: each was refuted (and `replay` confirmed it) at such a point."""
+    assert prove(relation, domain, timeout=2).status != "refuted"
+
+
+def test_an_exact_power_too_large_to_compute_is_not_substituted():
+    import time
+
+    t0 = time.perf_counter()
+    prove("3**(x*y)*Exprel(1, y/1000) <= 2", {"x": ("0", "1000000"), "y": ("0", "400")}, timeout=2)
+    assert time.perf_counter() - t0 < 60
+
+
+def test_fifty_digits_that_sympy_could_not_reach_are_not_a_counterexample():
+    from olr_verify.checks.scalar_common import PrecisionLost, eval_exact, parse, slack_of
+
+    with pytest.raises(PrecisionLost):
+        eval_exact(slack_of(parse("exp(x + 1e-340) - exp(x) >= 1e-38")), {"x": "700"}, 50)

@@ -272,8 +272,18 @@ def _inv(M, K):
 def lemma_10_000(seq, run, theta, K=FLOAT):
     """sum_t eta_t/2 g_t^T A_t^{-1} g_t <= sum_k log(1 + lambda_k(C_n)/lam)  (seed 000, Lemma 10)."""
     lam = K.num(seq.params["lam"])
-    lhs = sum(r["eta"] / 2 * (r["g"] @ r["A_inv"] @ r["g"]) for r in run.learner.trace)
+    lhs = sum(_eta_g_A_g(r, seq, K) / 2 for r in run.learner.trace)
     return lhs, _log_det_term(run, K, lam)
+
+
+def _eta_g_A_g(r, seq, K):
+    """eta_t g_t^T A_t^{-1} g_t of a round, as sigma(m) sigma(-m) x^T A_t^{-1} x / (1 + BR), m = y_t yhat_t: equal
+    (g_t = -y x sigma(-m), eta_t = e^m/(1 + BR), e^m sigma(-m)^2 = sigma(m) sigma(-m)), and free of e^m overflowing
+    while sigma(-m)^2 underflows (inf * 0 = NaN at B = 392, R = 317)."""
+    yhat = r["yhat"] if "yhat" in r else r["theta_hat"] @ r["x"]
+    m = r["y"] * yhat
+    BR1 = 1 + K.num(seq.params["B"]) * K.num(seq.params["R"])
+    return K.sigmoid(m) * K.sigmoid(-m) * (r["x"] @ r["A_inv"] @ r["x"]) / BR1
 
 
 def _Z(r):

@@ -85,3 +85,26 @@ def test_004_claim_17_fails_when_the_scaled_eigenvalues_of_P_t_drift(ctx, monkey
 
     monkeypatch.setattr(algorithms, "TruncatedEKF", Drifting)
     assert registry.decide("004:claim-17", ctx).status == "inconclusive"
+
+
+def test_000_lemma_10_evaluates_eta_g_A_g_without_overflow():
+    """eta_t = e^m/(1+BR) overflowed while sigma(-m)^2 underflowed (NaN at B = 392, R = 317: 000:lemma-10 was
+    inconclusive); the fused form is finite and equal where both are."""
+    import numpy as np
+
+    from olr_verify.hunting.bounds import _eta_g_A_g
+    from olr_verify.hunting.highprec_learners import aioli_round_terms
+    from olr_verify.hunting.numerics import FLOAT
+
+    class Seq:
+        params = {"B": 3.0, "R": 2.0}
+
+    x, A_inv = np.array([1.0, -2.0]), np.array([[2.0, 0.5], [0.5, 1.0]])
+    for yhat, finite_old in ((1.5, True), (2000.0, False)):
+        with np.errstate(all="ignore"):  # the old form overflows at yhat = 2000
+            g, _, eta = aioli_round_terms(x, 1, yhat, 3.0, 2.0, FLOAT)
+            old = eta * (g @ A_inv @ g)
+        new = _eta_g_A_g({"x": x, "y": 1, "yhat": yhat, "A_inv": A_inv}, Seq, FLOAT)
+        assert math.isfinite(new) and (math.isfinite(old) == finite_old)
+        if finite_old:
+            assert abs(new - old) <= 1e-14 * abs(old)

@@ -117,6 +117,13 @@ RESERVED = frozenset({"I", "zoo", "nan"})
 #: Names a domain may not give a variable: a reader that does not know the domain's names would read a constant.
 NOT_A_VARIABLE = frozenset(CONSTANTS) | RESERVED
 
+
+def check_variable_names(names) -> None:
+    """ValueError when a domain names a variable after a constant or a reserved name (:data:`NOT_A_VARIABLE`)."""
+    taken = sorted(set(names) & NOT_A_VARIABLE)
+    if taken:
+        raise ValueError(f"a variable may not be named {taken[0]} (a constant: {', '.join(sorted(NOT_A_VARIABLE))})")
+
 _RELATIONS = {ast.LtE: sp.LessThan, ast.Lt: sp.StrictLessThan, ast.GtE: sp.GreaterThan,
               ast.Gt: sp.StrictGreaterThan}
 _BINARY = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,

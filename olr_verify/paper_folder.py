@@ -94,16 +94,14 @@ def _check_shapes(entry: dict[str, Any], where: str) -> None:
 def domain_of(value: Any, where: str, empty_ok: bool = False) -> dict[str, tuple[str, str]]:
     """An ordered domain table ``{x = ["lo", "hi"], ...}``, checked with the safe reader (``{}`` only where
     ``empty_ok``: an identity of free symbols, decided exactly)."""
-    from olr_verify.expr import parse_expr
+    from olr_verify.expr import check_variable_names, parse_expr
 
     if not isinstance(value, dict) or not (value or empty_ok):
         raise PaperError(f"{where}: domain must be a table {{ x = [\"lo\", \"hi\"] }}")
-    from olr_verify.expr import NOT_A_VARIABLE
-
-    taken = sorted(set(value) & NOT_A_VARIABLE) if isinstance(value, dict) else []
-    if taken:
-        raise PaperError(f"{where}: a variable may not be named {taken[0]} (a constant: "
-                         f"{', '.join(sorted(NOT_A_VARIABLE))})")
+    try:
+        check_variable_names(value)
+    except ValueError as exc:
+        raise PaperError(f"{where}: {exc}") from None
     out: dict[str, tuple[str, str]] = {}
     for name, bounds in value.items():
         if not (isinstance(bounds, list) and len(bounds) == 2):

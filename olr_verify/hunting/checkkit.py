@@ -91,8 +91,8 @@ def decide(claim: str, res, seed: int, ev: dict) -> tuple[str, dict | None]:
     if res.evaluated == 0:
         ev["reason"] = "no sequence was evaluated: nothing was tested"
         return "inconclusive", None
-    if res.non_finite:
-        ev["reason"] = (f"{res.non_finite} sequence(s) gave a NaN, an arithmetic error, or an infinite regret or "
+    if res.undecided:
+        ev["reason"] = (f"{res.undecided} sequence(s) gave a NaN, an arithmetic error, or an infinite regret or "
                         "bound on the violating side in float64: a violation there is neither confirmed nor dismissed")
         ev["first_undecided_sequence"] = res.undecided_at
         return "inconclusive", None

@@ -51,13 +51,13 @@ class HuntResult:
     candidates: list = dataclasses.field(default_factory=list)  # float64 violations (one per region), largest first
     probes: list = dataclasses.field(default_factory=list)      # see :func:`probe`
     probe_violations: list = dataclasses.field(default_factory=list)  # float64, above rounding level, not replayed
-    non_finite: int = 0     # sequences the float64 evaluation did not decide (:func:`_undecided`)
+    undecided: int = 0      # sequences the float64 evaluation did not decide (:func:`_undecided`)
     undecided_at: dict = dataclasses.field(default_factory=dict)  # the parameters of the first of them
 
     def summary(self) -> dict:
         return {"best_ratio": round(self.best.ratio, 6), "best_found_by": self.best.how,
                 "baseline_ratio": round(self.baseline.ratio, 6), "sequences_evaluated": self.evaluated,
-                "sequences_not_finite": self.non_finite,
+                "sequences_not_finite": self.undecided,
                 "seconds": round(self.seconds, 2), "rounds_simulated": self.work,
                 "ratio_by_strategy": {k: round(v, 6) for k, v in self.by_strategy.items()}}
 
@@ -391,14 +391,14 @@ def hunt(claim: str, seconds: float = math.inf, seed: int = 0, params: dict | No
     candidates: dict[Any, Best] = {}  # region -> its largest float64 violation
     region = RegionMap(space, pinned) if space is not None else None
 
-    non_finite, undecided_at = 0, {}
+    undecided, undecided_at = 0, {}
 
     def consider(seq: Sequence, how: str, is_baseline: bool) -> float:
-        nonlocal best, baseline, non_finite
+        nonlocal best, baseline, undecided
         seq = inside_ball(seq)
         r, lhs, rhs, cmp = _score(t, seq)
         if _undecided(t, lhs, rhs):
-            non_finite += 1
+            undecided += 1
             if not undecided_at:
                 undecided_at.update({**seq.params, "lhs": str(lhs), "rhs": str(rhs)})
         bud.evals += 1
@@ -463,7 +463,7 @@ def hunt(claim: str, seconds: float = math.inf, seed: int = 0, params: dict | No
             k += 1
     worst = sorted(candidates.values(), key=_rank, reverse=True)[:MAX_CANDIDATES]
     return HuntResult(claim, best, baseline, bud.evals, time.perf_counter() - bud.start, by, progress,
-                      region=region, work=bud.work, pinned=pinned, candidates=worst, non_finite=non_finite,
+                      region=region, work=bud.work, pinned=pinned, candidates=worst, undecided=undecided,
                       undecided_at=undecided_at)
 
 
@@ -494,7 +494,7 @@ def probe(res: HuntResult, seed: int) -> HuntResult:
                         continue
                     seq = inside_ball(seq)
                     r, lhs, rhs, cmp = _score(t, seq)
-                    res.non_finite += _undecided(t, lhs, rhs)
+                    res.undecided += _undecided(t, lhs, rhs)
                     row = {"param": par.name, "value": value, "adversary": how,
                            "at": "worst point" if base else "default point",
                            "ratio": round(r, 6) if math.isfinite(r) else None}

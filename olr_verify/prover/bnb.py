@@ -31,7 +31,7 @@ from flint import arb, fmpq
 
 from olr_verify.prover.enclose import Iv, Unsupported, compile_expr, mul, add
 from olr_verify.prover.parse import simplest_between
-from olr_verify.prover.refute import exact_is_safe
+from olr_verify.prover.refute import exactly_zero
 from olr_verify.prover.reduce import cancels_to_zero
 
 
@@ -133,22 +133,8 @@ class Slack:
         return False
 
     def exact_zero(self, expr, pt) -> bool:
-        try:
-            iv = compile_expr(expr)(self.point_env(pt))
-            if iv.certainly_gt0() or iv.certainly_lt0():
-                return False
-        except Unsupported:
-            pass
-        if not exact_is_safe(expr, self.point_env(pt)):  # an exact power too large to compute: not shown zero
-            return False
-        sub = {s: sp.Rational(int(v.p), int(v.q)) for s, v in zip(self.syms, pt)}
-        val = expr.subs(sub)
-        if val == 0:
-            return True
-        try:
-            return sp.simplify(val.rewrite(sp.exp)) == 0
-        except Exception:
-            return False
+        exact = {s: sp.Rational(int(v.p), int(v.q)) for s, v in zip(self.syms, pt)}
+        return exactly_zero(expr, self.point_env(pt), exact)
 
 
 class BnB:

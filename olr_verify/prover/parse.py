@@ -66,12 +66,10 @@ def parse_relation(relation: str, names) -> tuple[sp.Expr, bool, sp.Basic]:
 
 
 def parse_domain(domain: dict[str, tuple[str, str]]) -> list[Var]:
-    from olr_verify.expr import NOT_A_VARIABLE
+    from olr_verify.expr import check_variable_names
 
     names = list(domain)
-    taken = sorted(set(names) & NOT_A_VARIABLE)
-    if taken:
-        raise ValueError(f"a variable may not be named {taken[0]}: it is a constant ({', '.join(sorted(NOT_A_VARIABLE))})")
+    check_variable_names(names)
     local = symbols_for(names)
     out: list[Var] = []
     for k, name in enumerate(names):

@@ -15,7 +15,7 @@ import numpy as np
 import sympy as sp
 from flint import arb, ctx, fmpq
 
-from olr_verify.prover.enclose import Iv, compile_expr
+from olr_verify.prover.enclose import Iv, Unsupported, compile_expr
 
 
 def _np_exprel(k, u):
@@ -44,7 +44,7 @@ def _fmpq(value) -> fmpq:
 def point_in_domain(point: dict, variables) -> bool:
     """Certain check that the exact point lies in the closed domain: exact against a rational bound (1/10 has no
     exact arb ball), by arb balls against any other."""
-    env = {v.name: Iv.point(arb(point[v.name])) for v in variables}
+    env = _env(variables, point)
     for v in variables:
         x = env[v.name]
         for bound, side in ((v.lo, +1), (v.hi, -1)):
@@ -142,24 +142,32 @@ def defined_at(slack, variables, point: dict) -> bool:
         return False
 
 
+def exactly_zero(expr, env, subs) -> bool:
+    """``expr`` is exactly 0 at the point (``env`` its arb balls, ``subs`` its exact rationals): its ball does not
+    exclude 0, every exponent is small enough for sympy (:func:`exact_is_safe`), and sympy finds it 0, directly or
+    after rewriting in exp. Shared by the touching test of the search and by :func:`touches`."""
+    try:
+        val = compile_expr(expr)(env)
+        if val.certainly_gt0() or val.certainly_lt0():
+            return False
+    except Unsupported:
+        pass
+    if not exact_is_safe(expr, env):
+        return False
+    value = expr.subs(subs)
+    try:
+        return value == 0 or sp.simplify(value.rewrite(sp.exp)) == 0
+    except Exception:  # noqa: BLE001 - sympy could not decide: not shown zero
+        return False
+
+
 def touches(slack, variables, point: dict) -> bool:
     """A strict relation's exact counterexample: the point is certainly in the domain, the slack is defined there
     (not 0/0: a removable singularity is no counterexample) and sympy finds it exactly 0."""
     if not (point_in_domain(point, variables) and defined_at(slack, variables, point)):
         return False
-    env = _env(variables, point)
-    try:
-        val = compile_expr(slack)(env)
-        if val.certainly_gt0() or val.certainly_lt0() or not exact_is_safe(slack, env):
-            return False
-    except Exception:  # noqa: BLE001
-        return False
-    value = slack.subs({v.symbol: sp.Rational(int(_fmpq(point[v.name]).p), int(_fmpq(point[v.name]).q))
-                        for v in variables})
-    try:
-        return value == 0 or sp.simplify(value.rewrite(sp.exp)) == 0
-    except Exception:  # noqa: BLE001 - sympy could not decide: not a counterexample
-        return False
+    exact = {v.symbol: _fmpq(point[v.name]) for v in variables}
+    return exactly_zero(slack, _env(variables, point), {s: sp.Rational(int(q.p), int(q.q)) for s, q in exact.items()})
 
 
 def _sample(variables, rng, n):

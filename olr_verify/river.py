@@ -118,42 +118,48 @@ class _FeatureMixin:
         self._learner = None
         self._pending: list = []  # targets of the rounds learned before any feature was seen (x = 0 there)
         self._R = 0.0  # running max of ||x_t|| (practical mode)
+        self._tracks_R = self._uses_R and self.R is None  # practical mode
         self._seen = (None, None, None, 0.0)  # (key order, packed doubles, vector, ||vector||²) of the last conversion
         self._order: tuple = (None, None)  # (keys, permutation to the coordinates) of the last order != _names
 
-    def _split(self, x: dict) -> tuple[np.ndarray, float, list, list]:
-        """(vector over the known features, its squared norm, the new names sorted, their values); a missing
-        feature is 0. ‖x‖ is checked to be 0 or in ``NORM_RANGE`` (ValueError naming x) before anything changes.
+    def _known(self, x: dict):
+        """(vector, squared norm) if x has exactly the known features, in a key order seen before, with numeric
+        values and a norm in ``NORM_RANGE``; None otherwise (then ``_split`` checks x and names the problem).
         The vector is shared with the caller's next call on the same doubles: never modify it."""
         names = self._names
-        if len(x) == len(names):  # fast paths: the same features as before, in a key order seen before
-            v = None
-            try:
-                keys = list(x)
-                if keys == names:  # the coordinates' order
-                    order, perm = names, None
-                elif keys == self._order[0]:  # the last other order (e.g. f0, f1, f2 ... against sorted f0, f1, f10)
-                    order, perm = self._order
-                elif x.keys() == self._index.keys():  # a new order: v[index[k]] = x[k], as a permutation
-                    self._order = order, perm = keys, np.argsort([self._index[k] for k in keys])
-                else:
-                    order = None
-                if order is not None:
-                    v = np.empty(len(names))
-                    _packer(len(names))(v, 0, *x.values())  # each value as a C double (``_value``), in C
-                    packed = v.tobytes()  # the memo compares the doubles read, not the objects (0.1 == float16(0.1))
-                    seen_order, seen_packed, seen_v, seen_ss = self._seen
-                    if order is seen_order and packed == seen_packed:  # predict then learn on the same x
-                        return seen_v, seen_ss, _NONE, _NONE
-                    if perm is not None:
-                        v = v[perm]
-            except (TypeError, ValueError, struct.error):
-                v = None  # a non-numeric value: the slow path names it
-            if v is not None:
-                ss = _sumsq(v)
-                if MIN_SS <= ss <= MAX_SS:  # finite entries (BLAS: no warnings), norm in range: no further check
-                    self._seen = (order, packed, v, ss)
-                    return v, ss, _NONE, _NONE
+        if len(x) != len(names):
+            return None
+        try:
+            keys = list(x)
+            if keys == names:  # the coordinates' order
+                order, perm = names, None
+            elif keys == self._order[0]:  # the last other order (e.g. f0, f1, f2 ... against sorted f0, f1, f10)
+                order, perm = self._order
+            elif x.keys() == self._index.keys():  # a new order: v[index[k]] = x[k], as a permutation
+                self._order = order, perm = keys, np.argsort([self._index[k] for k in keys])
+            else:
+                return None
+            packed = bytearray(8 * len(names))  # (a bytearray: cheaper to fill than an ndarray, and writable)
+            _packer(len(names))(packed, 0, *x.values())  # each value as a C double (``_value``), in C
+        except (TypeError, ValueError, struct.error):
+            return None  # a non-numeric value: ``_split`` names it
+        seen_order, seen_packed, seen_v, seen_ss = self._seen  # the memo compares the doubles read, not the
+        if order is seen_order and packed == seen_packed:  # objects (0.1 == float16(0.1))
+            return seen_v, seen_ss  # predict then learn on the same x
+        v = np.frombuffer(packed) if perm is None else np.frombuffer(packed)[perm]
+        ss = _sumsq(v)
+        if not MIN_SS <= ss <= MAX_SS:  # an entry is not finite (BLAS: no warning), or the norm is out of range
+            return None
+        self._seen = (order, packed, v, ss)
+        return v, ss
+
+    def _split(self, x: dict) -> tuple[np.ndarray, float, list, list]:
+        """(vector over the known features, its squared norm, the new names sorted, their values); a missing
+        feature is 0. ‖x‖ is checked to be 0 or in ``NORM_RANGE`` (ValueError naming x) before anything changes."""
+        known = self._known(x)
+        if known is not None:
+            return known[0], known[1], _NONE, _NONE
+        names = self._names
         v = np.zeros(len(names))
         new = []
         index = self._index
@@ -199,7 +205,7 @@ class _FeatureMixin:
             self._grow(new)
             new = _NONE
         raised = False
-        if ss > self._R * self._R and self._uses_R and self.R is None and math.sqrt(ss) > self._R:
+        if ss > self._R * self._R and self._tracks_R and math.sqrt(ss) > self._R:
             self._R, raised = math.sqrt(ss), True  # practical mode: R_t = max_{s<=t} ||x_s||, before round t
         if new:
             v = np.concatenate([v, values])
@@ -307,9 +313,14 @@ class _BinaryClassifier(_FeatureMixin, base.Classifier):
         return tuple(labels)
 
     def learn_one(self, x: dict, y) -> None:
-        learner, v, target = self._learn_vector(x, y)
-        if learner is None:
-            return
+        learner, known = self._learner, self._known(x)
+        target = self._targets.get((y.__class__, y)) if known is not None else None
+        if target is None or learner is None or (known[1] > self._R * self._R and self._tracks_R):
+            learner, v, target = self._learn_vector(x, y)  # new features or label, R grows, an x to check, ...
+            if learner is None:
+                return
+        else:  # a stream of known features and labels: the fast path
+            v = known[0]
         if learner._round_calls_blas:
             with single_threaded_blas:
                 learner._update(v, target)
@@ -317,7 +328,12 @@ class _BinaryClassifier(_FeatureMixin, base.Classifier):
             learner._update_own(v, target)
 
     def predict_proba_one(self, x: dict) -> dict:
-        learner, v = self._predict_vector(x)
+        learner = self._learner
+        known = self._known(x) if learner is not None else None
+        if known is None:
+            learner, v = self._predict_vector(x)
+        else:  # a stream of known features: the fast path
+            v = known[0]
         if learner is None:
             p = 0.5
         elif learner._round_calls_blas:

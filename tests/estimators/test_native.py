@@ -405,6 +405,25 @@ def test_sklearn_and_river_compute_the_same_thing_row_for_row(name):
                                rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize("name", BINARY)
+def test_the_fast_path_of_known_features_still_raises_R_and_records_a_new_label(name):
+    """learn_one's fast path (known features, a label seen before, ||x|| <= R_t) must give way when ||x_t||
+    grows past R_t (practical mode) on every round, and when the second label first appears mid-stream."""
+    X, y = _stream(n=60, d=3, seed=11)
+    X = X / np.linalg.norm(X, axis=1, keepdims=True) * np.linspace(0.5, 4.0, 60)[:, None]  # R_t grows each round
+    y = np.where(np.arange(60) < 20, True, y)  # only True until round 20
+    model, probs = getattr(rv, name)(), []
+    for x, label in zip(_dicts(X), y):
+        probs.append(model.predict_proba_one(x).get(True, 0.0))
+        model.learn_one(x, label)
+    est = getattr(sk, name)()
+    for i in range(60):  # the scikit-learn wrapper converts arrays, with none of the river fast path
+        if i:
+            assert est.predict_proba(X[i:i + 1])[0, list(est.classes_).index(True)] == pytest.approx(probs[i],
+                                                                                                     abs=1e-12), i
+        est.partial_fit(X[i:i + 1], y[i:i + 1], classes=[False, True])
+
+
 def test_the_conversion_memo_tells_key_orders_apart():
     """predict/learn reuse the last converted vector when the values repeat: the same values in another key order
     are another x ({"a": 1, "b": 2} then {"b": 1, "a": 2})."""

@@ -403,6 +403,32 @@ def parse_any(text: str, names: Mapping[str, sp.Basic] | Iterable[str] | None = 
         raise ExprError(f"expression nested too deeply: {_short(text)!r}") from None
 
 
+def operands(text: str) -> list[str]:
+    """The text of every operand written in ``text`` (calls, operations; not names or numbers) and of 1/(b) for
+    each division by b. Read one by one they show what reading the whole may cancel: sympy reads x/x as 1 and
+    log(x) - log(x) as 0, but 1/x and log(x) are among the operands. The arguments of diff() other than the
+    expression, and the inside of Piecewise (a piece need only exist where its condition holds), are skipped."""
+    out: list[str] = []
+
+    def walk(node: ast.AST) -> None:
+        if isinstance(node, (ast.Name, ast.Constant)):
+            return
+        out.append(ast.unparse(node))
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            out.append(f"1/({ast.unparse(node.right)})")
+        if isinstance(node, ast.Call):
+            name = node.func.id if isinstance(node.func, ast.Name) else ""
+            for arg in ([] if name == "Piecewise" else node.args[:1] if name == "diff" else node.args):
+                walk(arg)
+            return
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                walk(child)
+
+    walk(ast.parse(str(text).strip().replace("^", "**"), mode="eval").body)
+    return out
+
+
 def parse_expr(text: str, names: Mapping[str, sp.Basic] | Iterable[str] | None = None, *,
                real: bool = True, functions=FUNCTIONS) -> sp.Expr:
     """A sympy expression (no comparison) read safely from ``text``."""

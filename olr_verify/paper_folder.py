@@ -173,9 +173,12 @@ def _bare_node(entry: dict[str, Any], where: str) -> Callable[[Context], Outcome
                                              prover_seconds=seconds)
         if "lhs" in entry and "rhs" in entry:
             symbols = entry.get("symbols", {})
-            lhs, rhs = (identity_names(str(entry[k]), domain, symbols) for k in ("lhs", "rhs"))
+            texts = str(entry["lhs"]), str(entry["rhs"])
+            lhs, rhs = (identity_names(text, domain, symbols) for text in texts)
             what, points = str(entry.get("what", "")), entry.get("points")
-            return lambda ctx: sc.identity(lhs, rhs, domain, ctx, what=what, points=points, assumptions_note=reading)
+            printed = (*texts, [str(n) for n in symbols if n not in domain])
+            return lambda ctx: sc.identity(lhs, rhs, domain, ctx, what=what, points=points, assumptions_note=reading,
+                                           printed=printed)
     except ValueError as exc:
         raise PaperError(f"{where}: {exc}") from None
     raise PaperError(f"{where}: needs relation (an inequality) or lhs and rhs (an identity)")
@@ -198,6 +201,9 @@ def identity_names(text: str, domain: dict[str, Any], symbols: Any) -> Any:
             raise PaperError(f"symbols.{name}: assumptions must be among {ASSUMPTIONS}, got {given!r}")
         if name in domain:
             _assumptions_hold(str(name), words, domain[name])
+        elif set(words) - {"real"}:
+            raise PaperError(f"symbols.{name}: {given!r} on a name outside the domain is checked nowhere (the "
+                             f"certificate would say {name} is any real): give {name} a range in the domain")
         names[str(name)] = sp.Symbol(str(name), **{w: True for w in words})
     return parse_expr(text, names, real=False)
 

@@ -258,13 +258,18 @@ def _exp_to_symbols_cancel(expr):
     return sp.cancel(sp.together(walk(e)))
 
 
-def identity_certificate(lhs, rhs, domain: dict[str, tuple[str, str]]) -> dict[str, Any]:
-    """A kernel certificate (kind ``identity``, docs/certificates.md) of ``lhs == rhs``."""
+def identity_certificate(lhs, rhs, domain: dict[str, tuple[str, str]],
+                         printed: tuple[str, str, list[str]] | None = None) -> dict[str, Any]:
+    """A kernel certificate (kind ``identity``, docs/certificates.md) of ``lhs == rhs``: the sides as written
+    when ``printed`` = (lhs text, rhs text, their names outside the domain) gives them (a paper folder's claim:
+    the kernel then reads what the paper prints, not what sympy made of it), else as sympy prints them."""
     from olr_verify.kernel import FORMAT, statement_sha256
 
     sp = _sp()
-    names = list(domain) + sorted({str(x) for x in lhs.free_symbols | rhs.free_symbols} - set(domain))
-    cert = {"format": FORMAT, "claim": None, "kind": "identity", "lhs": sp.sstr(lhs), "rhs": sp.sstr(rhs),
+    free = {str(x) for x in lhs.free_symbols | rhs.free_symbols} | set(printed[2] if printed else ())
+    names = list(domain) + sorted(free - set(domain))
+    sides = printed[:2] if printed else (sp.sstr(lhs), sp.sstr(rhs))
+    cert = {"format": FORMAT, "claim": None, "kind": "identity", "lhs": sides[0], "rhs": sides[1],
             "domain": [[n, *map(str, domain.get(n, ("-oo", "oo")))] for n in names]}
     cert["statement_sha256"] = statement_sha256(cert)
     return cert
@@ -291,8 +296,10 @@ def _sample_point(domain: dict[str, tuple[str, str]], rng) -> dict[str, str]:
 
 
 def identity(lhs, rhs, domain: dict[str, tuple[str, str]], ctx: Context, *, what: str = "",
-             points: int | None = None, assumptions_note: str = "") -> Outcome:
-    """Decide ``lhs == rhs`` (sympy expressions) on ``domain`` (sampling box for the fallback)."""
+             points: int | None = None, assumptions_note: str = "",
+             printed: tuple[str, str, list[str]] | None = None) -> Outcome:
+    """Decide ``lhs == rhs`` (sympy expressions) on ``domain`` (sampling box for the fallback); ``printed``:
+    see :func:`identity_certificate`."""
     sp = _sp()
     recorded = _record({"kind": "identity", "lhs": sp.sstr(lhs), "rhs": sp.sstr(rhs),
                         "domain": {k: [str(a), str(b)] for k, (a, b) in domain.items()}})
@@ -306,20 +313,23 @@ def identity(lhs, rhs, domain: dict[str, tuple[str, str]], ctx: Context, *, what
         ev["reading"] = assumptions_note
     if how is not None:
         ev.update({"certificate": f"sympy {how}(lhs - rhs) == 0 exactly", "seconds": round(time.perf_counter() - t0, 3)})
-        return Outcome("proved", "exact sympy identity", ev, certificate=identity_certificate(lhs, rhs, domain))
+        return Outcome("proved", "exact sympy identity", ev,
+                       certificate=identity_certificate(lhs, rhs, domain, printed))
     import numpy as np
 
     rng = np.random.default_rng(ctx.seed)
     n = points or (8 if ctx.quick else 30)
     worst = 0.0
     evaluated = 0
+    free = sorted({str(x) for x in lhs.free_symbols | rhs.free_symbols} - set(domain))
+    sampled = {**domain, **{name: ("-oo", "oo") for name in free}}  # a name outside the domain is any real
     for _ in range(n):
-        pt = _sample_point(domain, rng)
+        pt = _sample_point(sampled, rng)
         try:
             lv, rv = eval_exact(lhs, pt, 50), eval_exact(rhs, pt, 50)
         except (ArithmeticError, TypeError):  # undefined there, or sympy lost the digits
             continue
-        if not (lv.is_real and rv.is_real):
+        if not (lv.is_real and rv.is_real) or lv.free_symbols or rv.free_symbols:
             continue
         rel = abs(lv - rv) / (1 + abs(lv) + abs(rv))
         if rel > 1e-30:

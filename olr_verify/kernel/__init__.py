@@ -22,6 +22,7 @@ from flint import ctx, fmpq
 
 from olr_verify.kernel.inequality import (MAX_TERMS, Inequality, Rejected, _box_str, _terms, check_inequality,
                                          env_of, read_expr)
+from olr_verify.expr import operands
 from olr_verify.kernel.intervals import Undefined, compile_expr
 
 FORMAT = "olr-verify-certificate/1"
@@ -88,14 +89,21 @@ IDENTITY_STEPS = (("expand", sp.expand), ("cancel", lambda e: sp.cancel(sp.toget
 
 
 def _identity(cert: dict) -> None:
+    """lhs == rhs on the domain: both sides and every operand written in them defined there (read with plain
+    symbols: x/x reads as 1, but its operand 1/x must be defined) and lhs - rhs reduced to 0
+    exactly, read with the real, signed symbols of :func:`_signed` (the reader may evaluate as it reads: two
+    different texts that read as one expression, such as diff(x**2, x) and 2*x, are an identity shown by
+    reading; two equal texts show nothing)."""
+    if " ".join(str(cert["lhs"]).split()) == " ".join(str(cert["rhs"]).split()):
+        raise Rejected("lhs and rhs are the same text: the identity certifies nothing")
     names = [str(d[0]) for d in cert["domain"]]
     lhs, rhs = read_expr(cert["lhs"], names), read_expr(cert["rhs"], names)
-    if lhs == rhs:
-        raise Rejected("lhs and rhs are the same expression as read: the link certifies nothing")
     if _terms(lhs) + _terms(rhs) > MAX_TERMS:
         raise Rejected(f"lhs - rhs would expand to more than {MAX_TERMS} terms")
-    _defined(cert["domain"], names, (lhs, rhs))
-    diff = lhs - rhs
+    parts = [read_expr(part, names) for side in (cert["lhs"], cert["rhs"]) for part in operands(str(side))]
+    _defined(cert["domain"], names, [lhs, rhs, *parts])
+    signed = _signed(cert["domain"])
+    diff = read_expr(cert["lhs"], signed) - read_expr(cert["rhs"], signed)
     for _, step in IDENTITY_STEPS:
         try:
             if step(diff) == 0:
@@ -103,6 +111,27 @@ def _identity(cert: dict) -> None:
         except Exception:  # noqa: BLE001 - a transformation that fails is not a proof
             continue
     raise Rejected("no exact transformation reduces lhs - rhs to 0")
+
+
+def _signed(domain) -> dict[str, sp.Symbol]:
+    """Each variable as a real symbol, positive (nonnegative, negative, nonpositive) where its bounds are
+    constants that say so: the kernel's own reading of the domain (sympy then reads sqrt(x**2) as x on [1, 2]).
+    A bound that depends on other variables, or whose sign sympy cannot tell, adds nothing."""
+    symbols = {}
+    names = [str(d[0]) for d in domain]
+    for name, lo, hi in domain:
+        sign = {"real": True}
+        low = None if str(lo) == "-oo" else read_expr(lo, names)
+        high = None if str(hi) == "oo" else read_expr(hi, names)
+        if low is not None and low.is_number:
+            sign.update({"positive": True} if low.is_positive else {"nonnegative": True} if low.is_nonnegative else {})
+        if high is not None and high.is_number:
+            sign.update({"negative": True} if high.is_negative else {"nonpositive": True} if high.is_nonpositive else {})
+        try:
+            symbols[str(name)] = sp.Symbol(str(name), **sign)
+        except Exception as exc:  # noqa: BLE001 - contradictory signs: an empty range
+            raise Rejected(f"the range of {name} is empty: [{lo}, {hi}]") from exc
+    return symbols
 
 
 #: Boxes tried when showing that both sides of an identity are defined on its domain.

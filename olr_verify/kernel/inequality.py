@@ -27,9 +27,11 @@ class Rejected(Exception):
 
 
 def read_expr(text: str, names) -> sp.Expr:
-    """``text`` read by the safe reader (olr_verify.expr) with plain symbols ``names`` only and the functions
-    sympy defines (not the prover's own Sigmoid/Softplus/Exprel: the kernel runs no search code)."""
-    return parse_expr(str(text), {n: sp.Symbol(n) for n in names}, functions=PLAIN_FUNCTIONS)
+    """``text`` read by the safe reader (olr_verify.expr) with plain symbols ``names`` (or the given
+    name -> symbol mapping) only and the functions sympy defines (not the prover's own
+    Sigmoid/Softplus/Exprel: the kernel runs no search code)."""
+    symbols = names if isinstance(names, dict) else {n: sp.Symbol(n) for n in names}
+    return parse_expr(str(text), symbols, functions=PLAIN_FUNCTIONS)
 
 
 def slack_of(relation: str, names) -> tuple[sp.Expr, bool]:

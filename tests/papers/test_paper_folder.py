@@ -221,7 +221,7 @@ def test_an_identity_of_free_symbols_takes_an_empty_domain_and_a_relation_does_n
     ''')
     fresh_registry.add_paper(tmp_path)
     assert _decide("t:equation-1", tmp_path).status == "proved"
-    assert _decide("t:equation-2", tmp_path).status == "inconclusive"  # no sample point: exact, or undecided
+    assert _decide("t:equation-2", tmp_path).status == "refuted"  # the free symbols are sampled over the reals
     _paper(tmp_path, '''
         [[claim]]
         id = "t:lemma-1"
@@ -330,3 +330,50 @@ def test_a_constant_is_not_a_variable_name(fresh_registry, tmp_path):
     ''')
     with pytest.raises(PaperError, match="may not be named E"):
         fresh_registry.add_paper(tmp_path)
+
+
+def test_a_sign_assumption_outside_the_domain_is_refused_and_a_free_real_symbol_is_any_real(fresh_registry,
+                                                                                          tmp_path):
+    """sqrt(s**2)(s+1) == s**2 + s with s declared positive but outside the domain was proved with the certificate
+    s*(s + 1) == s**2 + s for s in (-oo, oo): the assumption appeared nowhere. Now it is refused; with s a free
+    real it is refuted at a negative s (the sampling used to skip free symbols, and crashed on real ones)."""
+    claim = '''
+        [[claim]]
+        id = "t:equation-1"
+        check_kind = "identity"
+        statement = "sqrt(s^2)(s+1) = s^2 + s"
+        lhs = "sqrt(s**2)*(s + 1)"
+        rhs = "s**2 + s"
+        domain = {{}}
+        symbols = {{ s = "{0}" }}
+    '''
+    _paper(tmp_path, claim.format("positive"))
+    with pytest.raises(PaperError, match="outside the domain"):
+        fresh_registry.add_paper(tmp_path)
+    _paper(tmp_path, claim.format("real"))
+    fresh_registry.add_paper(tmp_path)
+    out = _decide("t:equation-1", tmp_path)
+    assert out.status == "refuted" and out.evidence["point"]["s"].startswith("-")
+
+
+def test_an_identity_certificate_states_the_sides_as_written(fresh_registry, tmp_path):
+    """The kernel re-reads the printed sides (diff() and all), not sympy's reading of them, with the signs the
+    domain gives: sqrt(x**2) == x is an identity on [1, 2] only."""
+    _paper(tmp_path, '''
+        [[claim]]
+        id = "t:equation-1"
+        check_kind = "identity"
+        statement = "d/dx x^3 = 3x^2 and |x| = x for x >= 1"
+        lhs = "diff(x**3, x) + sqrt(x**2)"
+        rhs = "3*x**2 + x"
+        domain = { x = ["1", "2"] }
+        symbols = { x = "positive" }
+    ''')
+    fresh_registry.add_paper(tmp_path)
+    out = _decide("t:equation-1", tmp_path)
+    assert out.status == "proved"
+    assert (out.certificate["lhs"], out.certificate["rhs"]) == ("diff(x**3, x) + sqrt(x**2)", "3*x**2 + x")
+    from olr_verify.kernel import check
+
+    assert check(out.certificate).accepted
+    assert not check({**out.certificate, "domain": [["x", "-2", "2"]]}).accepted

@@ -110,6 +110,26 @@ def test_exact_identity_and_chain_certificates():
     assert not check(chain).accepted
 
 
+def _identity(lhs, rhs, *domain):
+    return check({"format": FORMAT, "kind": "identity", "lhs": lhs, "rhs": rhs, "domain": [list(d) for d in domain]})
+
+
+@pytest.mark.parametrize("lhs, rhs, domain, accepted", [
+    ("x/x", "1", ("x", "-1", "1"), False),  # read as 1 == 1: the operand 1/x is undefined at 0
+    ("x/x", "1", ("x", "1/2", "1"), True),
+    ("log(x) - log(x) + 1", "1", ("x", "-1", "1"), False),  # read as 1: the operand log(x) is not
+    ("diff(x**2/x, x)", "1", ("x", "-1", "1"), False),
+    ("diff(x**3, x)", "3*x**2", ("x", "-1", "1"), True),  # an identity shown by reading
+    ("exp(-(sqrt(n*log(n/d)))**2/n)", "d/n", ("n", "2", "9"), True),  # printed form of 001 (9), shortened
+    ("sqrt(s**2)*(s + 1)", "s**2 + s", ("s", "-oo", "oo"), False),
+    ("sqrt(s**2)*(s + 1)", "s**2 + s", ("s", "0", "oo"), True),  # the domain's own sign: s >= 0
+    ("x + 1", " x + 1 ", ("x", "0", "1"), False),  # the same text certifies nothing
+])
+def test_identities_are_read_as_written_with_the_domains_signs(lhs, rhs, domain, accepted):
+    extra = [("d", "1/10", "9/10")] if "d" in lhs else []
+    assert _identity(lhs, rhs, domain, *extra).accepted is accepted
+
+
 def test_check_proof_prints_accepted_or_rejected_with_exit_codes(tmp_path):
     good = tmp_path / "good.json"
     good.write_text(json.dumps(_cert(*TANGENT)))

@@ -16,7 +16,8 @@ Accepted
 - one comparison ``<=``, ``<``, ``>=`` or ``>`` (only in :func:`parse_relation` and in the
   conditions of ``Piecewise``);
 - calls of the functions in :data:`FUNCTIONS` (``Piecewise((expr, cond), ..., (expr, True))``,
-  ``diff(expr, x[, order])``).
+  ``diff(expr, x[, order])``, ``at(expr, x, value)``: expr with x replaced by value, e.g. a derivative at a
+  point ``at(diff(f, w), w, w_t)``).
 
 Caps (so that reading cannot hang or exhaust memory): text length :data:`MAX_LENGTH`, nesting
 depth :data:`MAX_DEPTH`, a numeric exponent of at most :data:`MAX_POWER` in absolute value, and a
@@ -104,6 +105,7 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "Sigmoid": _special("Sigmoid"), "Softplus": _special("Softplus"), "Exprel": _special("Exprel"),
     "Piecewise": None,  # built by _piecewise
     "diff": None,  # built by _diff
+    "at": None,  # built by _at
 }
 
 #: Functions defined by the prover's own code (``olr_verify/prover/special.py``): a reader given
@@ -318,6 +320,8 @@ class _Reader:
             return self.piecewise(n.args, depth)
         if fname == "diff":
             return self.diff(n.args, depth)
+        if fname == "at":
+            return self.at(n.args, depth)
         args = [self.expr(a, depth + 1) for a in n.args]
         try:
             return self.finite(FUNCTIONS[fname](*args))
@@ -359,6 +363,14 @@ class _Reader:
         if self.diff_order > MAX_DIFF_ORDER:
             raise ExprError(f"diff: derivatives of total order beyond {MAX_DIFF_ORDER} in one expression")
         return sp.diff(expr, var, int(order))
+
+    def at(self, args: list[ast.AST], depth: int) -> sp.Expr:
+        if len(args) != 3:
+            raise ExprError("at takes (expression, variable, value)")
+        expr, var, value = (self.expr(a, depth + 1) for a in args)
+        if not isinstance(var, sp.Symbol):
+            raise ExprError("at: the second argument must be a variable")
+        return self.finite(expr.subs(var, value))
 
     def compare(self, n: ast.Compare, depth: int) -> sp.Basic:
         if len(n.ops) != 1:
@@ -418,7 +430,8 @@ def operands(text: str) -> list[str]:
             out.append(f"1/({ast.unparse(node.right)})")
         if isinstance(node, ast.Call):
             name = node.func.id if isinstance(node.func, ast.Name) else ""
-            for arg in ([] if name == "Piecewise" else node.args[:1] if name == "diff" else node.args):
+            skip = {"diff": (1, 2), "at": (1,)}.get(name, ())  # a variable, an order: not operands
+            for arg in ([] if name == "Piecewise" else [a for i, a in enumerate(node.args) if i not in skip]):
                 walk(arg)
             return
         for child in ast.iter_child_nodes(node):

@@ -175,6 +175,9 @@ def _bare_node(entry: dict[str, Any], where: str) -> Callable[[Context], Outcome
             symbols = entry.get("symbols", {})
             texts = str(entry["lhs"]), str(entry["rhs"])
             lhs, rhs = (identity_names(text, domain, symbols) for text in texts)
+            if " ".join(texts[0].split()) == " ".join(texts[1].split()):
+                raise PaperError("lhs and rhs are the same text: the identity would check nothing "
+                                 "(write the printed expression, e.g. diff(f, x) rather than its result)")
             what, points = str(entry.get("what", "")), entry.get("points")
             printed = (*texts, [str(n) for n in symbols if n not in domain])
             return lambda ctx: sc.identity(lhs, rhs, domain, ctx, what=what, points=points, assumptions_note=reading,

@@ -130,7 +130,7 @@ def test_bad_key_and_missing_file(fresh_registry, tmp_path):
     with pytest.raises(PaperError, match="key"):
         fresh_registry.add_paper(tmp_path)
     _paper(tmp_path, '[[claim]]\nid = "000:lemma-1"\ncheck_kind = "identity"\nstatement = "s"\n'
-           'lhs = "x"\nrhs = "x"\ndomain = { x = ["0", "1"] }\n', key="000")
+           'lhs = "x"\nrhs = "x + 0"\ndomain = { x = ["0", "1"] }\n', key="000")
     with pytest.raises(PaperError, match="already registered"):
         fresh_registry.add_paper(tmp_path)
 
@@ -295,7 +295,7 @@ def test_a_malformed_optional_field_is_one_clear_error(fresh_registry, tmp_path,
         check_kind = "identity"
         statement = "s"
         lhs = "exp(x)"
-        rhs = "exp(x)"
+        rhs = "exp(x + 0)"
         domain = {{ x = ["0", "1"] }}
         {field}
     ''')
@@ -377,3 +377,17 @@ def test_an_identity_certificate_states_the_sides_as_written(fresh_registry, tmp
 
     assert check(out.certificate).accepted
     assert not check({**out.certificate, "domain": [["x", "-2", "2"]]}).accepted
+
+
+def test_an_identity_whose_sides_are_the_same_text_is_refused(fresh_registry, tmp_path):
+    """43 seed links had been moved to data with the result of their Python computation as lhs (lhs = rhs =
+    "delta/n" for 001 eq. (9)): they checked nothing. The loader refuses such an identity, at any depth."""
+    _paper(tmp_path, '''
+        [[claim]]
+        id = "t:lemma-1"
+        check_kind = "chain"
+        statement = "s"
+        links = [ { links = [ { lhs = "delta/n", rhs = " delta/n", domain = { delta = ["1", "2"], n = ["1", "2"] } } ] } ]
+    ''')
+    with pytest.raises(PaperError, match="same text"):
+        fresh_registry.add_paper(tmp_path)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from olr_verify.checks.scalar_common import combine, identity, inequality, parse
 from olr_verify.artefacts import replayer
+from olr_verify.checks.verdicts import not_a_certificate
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 
@@ -84,3 +85,22 @@ def _binary_scalar_links(ctx: Context):
     ]
 
 
+@check("001:equation-16")
+def equation_16(ctx: Context) -> Outcome:
+    """Chain (16): E e^{X/4} = sqrt 2 for X ~ chi^2_1 (the density integrated by sympy: not a certificate, so
+    the claim is at most verified), the Jensen step, and the last step <= 2."""
+    import sympy as sp
+
+    t, X = sp.symbols("t X", positive=True)
+    mgf = sp.integrate(sp.exp(t * X) * X ** sp.Rational(-1, 2) * sp.exp(-X / 2) / sp.sqrt(2 * sp.pi), (X, 0, sp.oo),
+                       conds="none")
+    mgf_ok = identity(sp.simplify(mgf.subs(t, sp.Rational(1, 4))), sp.sqrt(2), {}, ctx,
+                      what="E exp(X/4) = sqrt(2) for X ~ chi^2_1 (density integrated exactly)")
+    jensen = inequality("-log(1-2*c)/4 <= c*log(2)", {"c": ("0", "1/4")}, ctx,
+                        reading="(E e^{cX})^{d/2} = (1-2c)^{-d/4} <= 2^{dc} = (E e^{X/4})^{2dc}, c = zeta/(alpha lam) "
+                                "<= 1/4")
+    last = inequality("2**y <= 2", {"y": ("0", "1")}, ctx,
+                      reading="y = d z with z = zeta/(lam alpha) <= 1/d since lam >= d zeta/alpha, so y in [0, 1] "
+                              "for every d >= 1")
+    mgf_ok = not_a_certificate(mgf_ok, "the moment generating function is sympy's integrate(), not a certificate")
+    return combine([("chi^2 mgf at 1/4", mgf_ok), ("Jensen step", jensen), ("<= 2", last)])

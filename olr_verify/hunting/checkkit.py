@@ -66,6 +66,12 @@ def hunt_outcome(claim: str, ctx: Context, params: dict | None = None, full: int
     if t.note or note:
         ev["note"] = (t.note + " " + note).strip()
     status, art = decide(claim, res, seed, ev)
+    if status == "verified" and t.vacuous is not None:
+        from olr_verify.hunting.space import SPACES
+
+        why = t.vacuous(SPACES[claim])
+        if why:
+            status, ev["reason"] = "inconclusive", why
     return Outcome(status, METHOD, ev, art)
 
 

@@ -167,7 +167,7 @@ def _table(ctx, claim, make_reg, B, printed_rate: str, slope_max: float, cost=No
     if explicit is not None:  # the cited paper's explicit bound for this step size
         name, fn = explicit
         ev["explicit_bound"] = {"which": name, "values": [round(fn(n), 3) for n in ns]}
-        ok = all(r <= fn(n) for r, n in zip(regs, ns))
+        ok = ok and all(r <= fn(n) for r, n in zip(regs, ns))  # both: the rate and the constant
     reg = Outcome("verified" if ok else "inconclusive", "regret on logistic data (d = 1) against the best in the B-ball", ev)
     links = [("regret", reg)]
     if cost is not None:

@@ -81,11 +81,13 @@ def figure_2(ctx: Context) -> Outcome:
 CLAIMED_SHAPE = {"FTRL": True, "AIOLI": False, "Foster et al.": False}  # True: polynomial, False: poly-logarithmic
 
 
-def curve_shape(ns: list[int], values: list[float], polynomial: bool) -> dict:
+def curve_shape(ns: list[int], values: list[float], polynomial: bool, contrast: list[float] | None = None) -> dict:
     """Does one measured curve have the claimed shape? ``holds`` and the criterion used.
 
     Polynomial: the regret grows and its log-log slope is >= PROPER_RATE/2. Poly-logarithmic: between grid
-    points the regret never grows faster than 4 (1 + log n) per unit of log n (or it is non-positive).
+    points the regret never grows faster than 4 (1 + log n) per unit of log n (or it is non-positive), and, given
+    ``contrast`` (FTRL's curve, the polynomial one of the figure), it grows over the grid by at most half as much
+    as that curve: on a short grid the first test alone also passes a polynomial curve (FTRL's does).
     """
     from olr_verify.experiments import figure2_000
 
@@ -99,18 +101,27 @@ def curve_shape(ns: list[int], values: list[float], polynomial: bool) -> dict:
         criterion = ("poly-logarithmic: regret never grows faster than C log(n)^2 between grid points "
                      "(increase <= 4 (1 + log n) per unit of log n), or is non-positive")
         holds = all(g <= 4 * (1 + math.log(n)) * lg for g, lg, n in zip(growth, log_growth, ns[1:]))
+        if contrast is not None:
+            criterion += "; and it grows over the grid by at most half as much as FTRL's curve"
+            holds = holds and contrast[-1] - contrast[0] > 0 and values[-1] - values[0] <= (contrast[-1] - contrast[0]) / 2
     return {"holds": bool(holds), "criterion": criterion, "slope": slope}
 
 
 def figure_shapes(result: dict) -> dict:
     """The claimed shape of every curve of Figure 2, decided on ``result`` (as from figure2_000.curves)."""
-    return {name: curve_shape(result["n"], result["regret"][name], poly) for name, poly in CLAIMED_SHAPE.items()}
+    return {name: curve_shape(result["n"], result["regret"][name], poly, _contrast(result, poly))
+            for name, poly in CLAIMED_SHAPE.items()}
+
+
+def _contrast(result: dict, polynomial: bool) -> list[float] | None:
+    """FTRL's curve, the polynomial one a poly-logarithmic curve is told apart from (None for a polynomial claim)."""
+    return None if polynomial else result["regret"]["FTRL"]
 
 
 def _slope_outcome(ctx: Context, name: str, polynomial: bool) -> Outcome:
     result = _run(ctx)
     ns, values = result["n"], result["regret"][name]
-    shape = curve_shape(ns, values, polynomial)
+    shape = curve_shape(ns, values, polynomial, _contrast(result, polynomial))
     evidence = {"choices": _choices(*_settings(ctx)), "worst-over-chi average regret": values,
                 "log-log slope (last 3 points)": shape["slope"], "learner seconds": result["seconds"][name],
                 "comparator certified value gap (max)": result["max_comparator_gap"], "criterion": shape["criterion"]}

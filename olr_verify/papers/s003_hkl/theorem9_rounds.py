@@ -9,6 +9,7 @@ import math
 import time
 from functools import partial
 
+from olr_verify.checks.verdicts import worse
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 from olr_verify.papers.s003_hkl.lemma12_and_rest import (eq16_identity, eq20_identity, eq23_rewrite,
@@ -179,8 +180,9 @@ def corollary_10(ctx: Context) -> Outcome:
                 mean_ex = float(np.mean(ex))
                 rows.append({"D": D, "law": lname, "T": T, "mean_excess": mean_ex,
                              "excess_T23_over_D3": mean_ex * T ** (2 / 3) / D ** 3, "explicit_bound_over_T": explicit})
-                worst_vs_explicit = max(worst_vs_explicit, mean_ex / explicit)
-                worst_vs_regret = max(worst_vs_regret, (mean_ex - float(np.mean(rg))) / max(1e-12, abs(float(np.mean(rg)))))
+                worst_vs_explicit = worse(worst_vs_explicit, mean_ex / explicit)
+                worst_vs_regret = worse(worst_vs_regret,
+                                        (mean_ex - float(np.mean(rg))) / max(1e-12, abs(float(np.mean(rg)))))
     ev = {"rows": rows, "reps": reps, "max_mean_excess_over_explicit_bound": worst_vs_explicit,
           "jensen_check_max_rel": worst_vs_regret,
           "method_note": "L(w) exact for the finite-support law; min over [-D, D] by bounded scalar minimisation of the "
@@ -191,5 +193,13 @@ def corollary_10(ctx: Context) -> Outcome:
     ev["detection"] = detection_power(worst_vs_explicit, 1.0, "mean excess risk against Theorem 9's explicit bound / T "
                                       "(worst row)")
     ev["rate"] = _excess_rate(rows)
-    status = "verified" if worst_vs_explicit <= 1 else "inconclusive"
-    return Outcome(status, "Monte Carlo (exact population risk), against Theorem 9's explicit bound / T", ev)
+    # Theorem 9's bound / T exceeds 2D, the largest excess any w in [-D, D] can have (|x| <= 1), on most of this
+    # grid: it cannot fail there. The test that can: the rate with constant 1, excess <= D^3 T^(-2/3) (below 2D here).
+    ev["explicit_bound_is_vacuous_here"] = all(r["explicit_bound_over_T"] >= 2 * r["D"] for r in rows)
+    unit = 0.0
+    for r in rows:
+        unit = worse(unit, r["excess_T23_over_D3"])
+    ev["max_mean_excess_over_D3_T-2/3"] = unit
+    status = "verified" if worst_vs_explicit <= 1 and unit <= 1 else "inconclusive"
+    return Outcome(status, "Monte Carlo (exact population risk): excess risk against D^3 T^(-2/3) (the corollary's rate "
+                           "with constant 1, far below Theorem 9's) and against Theorem 9's explicit bound / T", ev)

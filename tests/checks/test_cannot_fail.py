@@ -1,0 +1,113 @@
+"""Checks that could not fail (found by a hostile review that broke the thing each check tests and saw it stay
+`verified`). Each test plants that break and asserts the claim is no longer verified."""
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from olr_verify import registry
+from olr_verify.outcome import Context
+
+
+@pytest.fixture
+def ctx(tmp_path):
+    registry.load_checks()
+    return Context(out_dir=Path(tmp_path), quick=True)
+
+
+def test_the_mirror_of_eq_4_compares_the_shipped_loss_with_the_printed_one(ctx, monkeypatch):
+    """The float link compared approximate_loss with itself at mirrored arguments: beta = 4/D instead of 1/(8D)
+    (a surrogate 54 above the loss) left it at a difference of 0.0."""
+    import algorithms.ftrl_surrogate_1d as f
+
+    original = f.approximate_loss
+    monkeypatch.setattr(f, "approximate_loss", lambda w, z, wt, D: original(w, z, wt, D / 32.0))
+    out = registry.decide("003:lemma-12/case-1-mirror", ctx)
+    assert out.status != "verified"
+    assert out.evidence["links"]["shipped Eq. (4), case 2 == printed"]["status"] == "inconclusive"
+
+
+def test_a_nan_state_of_sos_is_not_verified(ctx, monkeypatch):
+    """004:algorithm-1 kept its worst deviation with max(): max(0.0, nan) is 0.0."""
+    from algorithms import SOS
+
+    state = SOS.state
+    monkeypatch.setattr(SOS, "state", lambda self: {**state(self), "theta_hat": state(self)["theta_hat"] * np.nan})
+    assert registry.decide("004:algorithm-1", ctx).status == "inconclusive"
+
+
+@pytest.mark.parametrize("claim, cls", [("002:claim-5", "ScaleInvariantCoordinatewise"),
+                                        ("002:claim-17", "ScaleInvariantFull")])
+def test_scale_invariance_fails_when_the_shipped_learner_is_not_invariant(ctx, monkeypatch, claim, cls):
+    """Both claims computed the shipped learner's predictions on a stream and its rescaling and only stored the
+    gap: a learner whose predictions change with the scale stayed verified."""
+    import algorithms
+
+    learner = getattr(algorithms, cls)
+    run = learner.run
+    monkeypatch.setattr(learner, "run", lambda self, X, Y: run(self, X, Y) + 1e-3 * np.tanh(np.asarray(X)[:, 0]))
+    assert registry.decide(claim, ctx).status != "verified"
+
+
+def test_corollary_10_fails_for_a_learner_that_never_learns(ctx, monkeypatch):
+    """Theorem 9's bound / T exceeds any possible excess on the grid: a learner stuck at w = D passed."""
+    from algorithms import FTRLSurrogate1D
+
+    state = FTRLSurrogate1D.state
+    monkeypatch.setattr(FTRLSurrogate1D, "state", lambda self: {**state(self), "w": self.D})
+    out = registry.decide("003:corollary-10", ctx)
+    assert out.status == "inconclusive" and out.evidence["max_mean_excess_over_D3_T-2/3"] > 1
+
+
+def test_theorem_9_hunts_say_they_cannot_fail():
+    """Regret <= 2 D T for any learner, and Theorem 9's bound is above that for every T the hunt tries."""
+    import dataclasses
+
+    from olr_verify.hunting.bounds import TARGETS
+    from olr_verify.hunting.space import SPACES
+
+    for claim in ("003:theorem-9", "003:theorem-9/explicit"):
+        space = SPACES[claim]
+        assert "cannot fail" in TARGETS[claim].vacuous(space)
+        n = dataclasses.replace(space.param("n"), hi=10 ** 6)  # beyond (240 D^2)^(3/2): a hunt there could fail
+        longer = dataclasses.replace(space, params=tuple(n if p.name == "n" else p for p in space.params))
+        assert TARGETS[claim].vacuous(longer) == ""
+
+
+def test_the_ons_row_of_table_1_needs_its_rate_and_its_constant(ctx, monkeypatch):
+    """The slope test was overwritten by the explicit-bound test: a regret growing like n (far below the explicit
+    bound's 262..420 at these n) was verified as d e^B log n."""
+    import olr_verify.papers.s000_aioli.complexity_and_cited as t
+
+    monkeypatch.setattr(t, "_regret_slope", lambda ctx, claim, make, B, ns, runs: [n / 100 for n in ns])
+    out = t._table(ctx, "000:table-1/ons", None, 2.0, "d e^B log(n)", 0.5, None,
+                   ("explicit", lambda n: 5 * (math.exp(2.0) + 4.0) * math.log(n)))
+    assert out.status == "inconclusive"
+
+
+def test_figure_2_tells_a_polynomial_curve_from_a_poly_logarithmic_one():
+    """FTRL's curve passed AIOLI's poly-logarithmic criterion: the same curve was judged both ways."""
+    from olr_verify.papers.s000_aioli.figure2_experiment import curve_shape
+
+    ns, ftrl = [100, 400, 1600, 6400], [2.56, 6.47, 11.75, 23.94]
+    assert curve_shape(ns, ftrl, True)["holds"]
+    assert curve_shape(ns, ftrl, False)["holds"]  # the old criterion alone
+    assert not curve_shape(ns, ftrl, False, ftrl)["holds"]
+    assert curve_shape(ns, [0.06, -8.96, -15.5, -49.96], False, ftrl)["holds"]  # AIOLI's measured curve
+    assert curve_shape(ns, [1.55, 2.38, 2.86, 3.11], False, ftrl)["holds"]  # Foster et al.'s
+
+
+def test_ekf_with_a_hidden_projection_is_not_parameter_free(ctx, monkeypatch):
+    """004:claim-6 searched the source for the word 'project': a clipping under another name passed."""
+    from algorithms import EKF
+
+    state = EKF.state
+
+    def clipped(self):
+        st = state(self)
+        norm = float(np.linalg.norm(st["theta_hat"]))
+        return {**st, "theta_hat": st["theta_hat"] * min(1.0, 2.0 / norm) if norm else st["theta_hat"]}
+
+    monkeypatch.setattr(EKF, "state", clipped)
+    assert registry.decide("004:claim-6", ctx).status == "inconclusive"

@@ -75,7 +75,7 @@ def tangent_sums(ctx: Context) -> dict:
                 reg += np.logaddexp(0, -y * yh) - np.logaddexp(0, -y * (x @ u))
                 lin += g * (yh - x @ u)
                 L.update(x, y)
-            worst = max(worst, reg - lin)
+            worst = worse(worst, reg - lin)
             runs += 1
     return {"runs": runs, "max_regret_minus_linearised": worst, "holds": worst <= 1e-9}
 
@@ -88,7 +88,7 @@ def zero_predictor_runs(ctx: Context) -> dict:
             u = rng.normal(size=X.shape[1])
             reg = -float(G @ (X @ u))
             bound = math.sqrt(float(((X @ u) ** 2).sum())) * math.sqrt(len(G))
-            worst, n = max(worst, reg / bound), n + 1
+            worst, n = worse(worst, reg / bound), n + 1
     return {"sequences_x_comparators": n, "max_ratio": worst}
 
 
@@ -125,7 +125,7 @@ def lemma_4_3_rounds(ctx: Context) -> dict:
             c = g * b / alpha
             l11 = a_t / (2 * alpha) + math.log(c + math.exp(-c))
             r11 = a_prev / (2 * alpha)
-            w10, w11, rounds = max(w10, l10 - r10), max(w11, l11 - r11), rounds + 1
+            w10, w11, rounds = worse(w10, l10 - r10), worse(w11, l11 - r11), rounds + 1
     mk = lambda w, name: Outcome("verified" if w <= 1e-9 else "inconclusive",  # noqa: E731
                                  f"{name} at every round of Algorithm 2 (float64, alpha=1.5)",
                                  {"rounds": rounds, "max_log_lhs_minus_log_rhs": w,
@@ -290,12 +290,12 @@ def _per_coordinate_summed(ctx: Context, alpha=1.5):
             lin = float((G * W[:, i] * X[:, i]).sum())
             rhs = KAPPA(alpha) / d * (1 + math.log(T))
             psi = math.exp(h * h / (2 * alpha * s2)) / (T * d) if s2 > 0 else 0.0
-            worst8 = max(worst8, lin + psi - rhs)
+            worst8 = worse(worst8, lin + psi - rhs)
             if s2 > 0:
                 theta, beta = abs(h) / math.sqrt(s2), T * d
                 fstar = -minimize_scalar(lambda z: -(math.exp(z) * theta - math.exp(z) * math.sqrt(alpha * math.log1p(alpha * beta**2 * math.exp(2 * z)))),
                                          bounds=(-30, 30), method="bounded").fun
-                worst10 = max(worst10, lin + max(fstar, 0.0) - rhs)
+                worst10 = worse(worst10, lin + max(fstar, 0.0) - rhs)
             n += 1
     return worst8, worst10, n
 
@@ -342,7 +342,7 @@ def claim_14(ctx: Context) -> Outcome:
             for x, g in zip(X[:, i], G):
                 reg += g * x * (w - u[i])
                 w -= eta * g * x
-            worst, n = max(worst, reg - abs(u[i]) * s[i]), n + 1
+            worst, n = worse(worst, reg - abs(u[i]) * s[i]), n + 1
     return combine([("tuned OGD bound", at),
                     ("per-coordinate OGD, eta_i = |u_i|/s_{T,i}, g in {-1,1}", Outcome("verified" if worst <= 1e-9 else "inconclusive",
                                                                                        "float64 runs", {"coordinate_runs": n, "max_regret_minus_bound": worst}))],
@@ -367,7 +367,7 @@ def equation_8(ctx: Context) -> Outcome:
                     lhs = (g * x[i] * h[i] / (s2n[i] * alpha * t * d) * math.exp((h[i] ** 2 + x[i] ** 2) / (2 * alpha * s2n[i]))
                            + math.exp(hn**2 / (2 * alpha * s2n[i])) / (t * d))
                     rhs = math.exp(h[i] ** 2 / (2 * alpha * s2[i])) / ((t - 1) * d) + KAPPA(alpha) / (t * d)
-                    worst, n = max(worst, (lhs - rhs) / rhs), n + 1
+                    worst, n = worse(worst, (lhs - rhs) / rhs), n + 1
             s2, h = s2n, h - g * x
     runs = Outcome("verified" if worst <= 1e-12 else "inconclusive", "float64 runs", {"rounds": n, "max_relative_excess": worst})
     if ctx.quick:

@@ -64,9 +64,9 @@ def theorem_4_2_sequence_check(ctx: Context) -> Outcome:
                 S += np.outer(x, x)
                 h -= g * x
                 q = float(h @ np.linalg.pinv(S, hermitian=True) @ h)
-                min_gy, max_q = min(min_gy, g * yh), max(max_q, abs(q - t / 2) / (t / 2))
+                min_gy, max_q = worse(min_gy, g * yh, min), worse(max_q, abs(q - t / 2) / (t / 2))
             rows.append({"learner": name, "d": d, "T": T, "min_g_yhat": min_gy, "max_rel_err_hSh_vs_t/2": max_q})
-            worst_sign, worst_q = min(worst_sign, min_gy), max(worst_q, max_q)
+            worst_sign, worst_q = worse(worst_sign, min_gy, min), worse(worst_q, max_q)
     errors = [r for r in rows if "error" in r]
     ok = worst_sign >= 0 and worst_q < 1e-8 and not errors
     return Outcome("verified" if ok else "inconclusive",
@@ -218,7 +218,7 @@ def claim_16(ctx: Context) -> Outcome:
     worst, n = math.inf, 0
     for _, X, G in _gradient_sequences(ctx):
         for r in _alg2_trace(X, G):
-            worst, n = min(worst, r["G"] - r["G_prev"]), n + 1
+            worst, n = worse(worst, r["G"] - r["G_prev"], min), n + 1
     return Outcome("verified" if worst >= -1e-12 else "inconclusive", "Gamma increments on runs of Algorithm 2",
                    {"rounds": n, "min_increment": worst,
                     "argument": "each increment g_t^2 x_t^T S_t^+ x_t >= 0 since S_t^+ is positive semi-definite"})
@@ -229,7 +229,7 @@ def claim_24(ctx: Context) -> Outcome:
     worst, n = 0.0, 0
     for _, X, G in _gradient_sequences(ctx):
         for r in _alg2_trace(X, G):
-            worst, n = max(worst, float(r["x"] @ r["Sp"] @ r["x"])), n + 1
+            worst, n = worse(worst, float(r["x"] @ r["Sp"] @ r["x"])), n + 1
     return Outcome("verified" if worst <= 1 + 1e-9 else "inconclusive", "leverage x_t^T S_t^+ x_t on runs",
                    {"rounds": n, "max_x_S+_x": worst, "consequence": "Gamma_T <= sum g_t^2 <= T",
                     "argument": "x^T (S + x x^T)^+ x <= 1 (leverage score of a row of the data matrix)"})
@@ -255,7 +255,7 @@ def claim_21(ctx: Context) -> Outcome:
     for _, X, G in _gradient_sequences(ctx):
         lin, hn, Gam = _alg2_regret_parts(X, G, alpha)
         psi_printed = math.exp(hn**2 / (2 * alpha) - Gam)
-        worst_p, n = max(worst_p, lin - psi_printed - 1), n + 1
+        worst_p, n = worse(worst_p, lin - psi_printed - 1), n + 1
     return Outcome("verified" if worst_p <= 1e-9 else "inconclusive", "summed inequality on runs of Algorithm 2",
                    {"sequences": n, "max_[sum g x^T w - psi_T - 1]_printed_psi": worst_p,
                     "note": "decided as printed, with '- psi_T'; summing Lemma 4.3 gives the stronger '+ psi_T' "
@@ -271,7 +271,7 @@ def claim_22(ctx: Context) -> Outcome:
         lin, hn, Gam = _alg2_regret_parts(X, G, alpha)
         excess = lambda z: lin + math.exp(z) * hn - math.exp(z) * math.sqrt(alpha * math.log1p(alpha * math.exp(2 * z + Gam / alpha))) - 1  # noqa: E731
         best = max(-minimize_scalar(lambda z: -excess(z), bounds=(-20, 20), method="bounded").fun, excess(-20))
-        worst, n = max(worst, best), n + 1
+        worst, n = worse(worst, best), n + 1
     return Outcome("verified" if worst <= 1e-9 else "inconclusive",
                    "sup over u of regret - bound, via ||u||_S = r and Lemma 4.1 (regret = sum g x^T w + r ||h||_{S^+})",
                    {"sequences": n, "alpha": alpha, "max_regret_minus_bound": worst})

@@ -147,7 +147,7 @@ def lemma_12(ctx: Context) -> Outcome:
         D = float(np.exp(rng.uniform(np.log(2), np.log(60))))
         x = float(rng.choice([rng.uniform(-1, 1), rng.choice([1 / D, -1 / D, 1.0, -1.0])]))
         wt, w = float(rng.uniform(-D, D)), float(rng.uniform(-D, D))
-        worst = max(worst, approximate_loss(w, x, wt, D) - float(np.logaddexp(0.0, x * w)))
+        worst = worse(worst, approximate_loss(w, x, wt, D) - float(np.logaddexp(0.0, x * w)))
     direct = Outcome("verified" if worst <= 1e-12 else "inconclusive", "float sampling of l~_t - l_t",
                      {"samples": n, "max_surrogate_minus_loss": worst})
     sub = Context(out_dir=ctx.out_dir, quick=True, seed=ctx.seed)  # links at the quick budget (budget <= 20 s);
@@ -172,7 +172,7 @@ def lemma_14(ctx: Context) -> Outcome:
         eps = float(np.exp(rng.uniform(-6, 4)))
         v = rng.uniform(-r, r, T) * (rng.random(T) < rng.random())
         S = eps + np.cumsum(v * v)
-        worst = max(worst, float(np.sum(v * v / S)) / math.log(r * r * T / eps + 1))
+        worst = worse(worst, float(np.sum(v * v / S)) / math.log(r * r * T / eps + 1))
     samp = Outcome("verified" if worst <= 1 else "inconclusive", "random scalar sequences", {"max_lhs_over_rhs": worst})
     return combine([("scalar link 1 - s <= -log s", lemma_14_scalar_link(ctx)), ("random sequences", samp)],
                    extra={"argument": "telescoping: sum v_t^2/S_t <= log(S_T/eps) <= log(r^2 T/eps + 1)"})
@@ -200,7 +200,7 @@ def lemma_15(ctx: Context) -> Outcome:
         g = x * 0.5 * (1 + math.tanh(0.5 * x * w0))
         lhs = float(np.logaddexp(0, x * w1))
         rhs = float(np.logaddexp(0, x * w0)) + g * (w1 - w0) + gam / 2 * (g * (w1 - w0)) ** 2
-        worst = min(worst, lhs - rhs)
+        worst = worse(worst, lhs - rhs, min)
     samp = Outcome("verified" if worst >= -1e-12 else "inconclusive", "float sampling on logistic instances",
                    {"min_slack": worst, "domain": "K = [-D, D] (diameter 2D), G = 1, alpha = e^{-|x|D}, D in [1, 20]"})
     return combine([("1-D exp-concavity criterion (exact)", crit), ("quadratic lower bound on logistic instances", samp)],
@@ -251,7 +251,7 @@ def claim_11(ctx: Context) -> Outcome:
                         w = D / 2 + D / 2 * k / 40
                         L = c * mpmath.log1p(mpmath.exp((1 - th / 2) * w)) + (1 - c) * mpmath.log1p(mpmath.exp(-th * w))
                         approx = (1 - c) * mpmath.log(2) + chi * eps * w / D + eps * w**2 / (8 * D**2)
-                        worst = max(worst, float(abs(L - approx) / eps))
+                        worst = worse(worst, float(abs(L - approx) / eps))
     return Outcome("verified" if worst <= 1 / 40 else "inconclusive", "30-digit evaluation on a grid of the Lemma-3 domain",
                    {"max_deviation_over_eps": worst, "reading": "L_+- = const +- eps w/D + eps w^2/(8D^2) up to eps/40 on "
                     "[D/2, D] (proved in 003:lemma-3/sketch/up-to-constant); the 2-D analogue is Lemma 5 (eqs. (9)-(11))"})
@@ -361,7 +361,7 @@ def claim_12(ctx: Context) -> Outcome:
                                         (-0.8, 1.5, "(b) quadratic (x=-0.8, w_t=1.5)"))):
         sur = np.array([approximate_loss(v, x, wt, D) for v in w])
         loss = np.logaddexp(0, x * w)
-        worst = max(worst, float(np.max(sur - loss)))
+        worst = worse(worst, float(np.max(sur - loss)))
         ax[k].plot(w, loss, label="logistic loss")
         ax[k].plot(w, sur, "--", label="approximate loss (Eq. (4))")
         ax[k].axvline(wt, color="0.6", lw=0.8)

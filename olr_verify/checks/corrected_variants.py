@@ -12,7 +12,7 @@ by a prose step (a change of basis, a scaling, the mean value theorem, a Gaussia
 from __future__ import annotations
 
 from olr_verify.checks.scalar_common import combine, identity, inequality
-from olr_verify.checks.verdicts import not_a_certificate
+from olr_verify.checks.verdicts import not_a_certificate, worse
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 
@@ -55,7 +55,7 @@ def claim_2_corrected(ctx: Context) -> Outcome:
         draws = (rng.normal(0, 2), rng.exponential(2), rng.uniform(-1, 1))
         pt = [str(sp.Rational(round(v * 1000), 1000)) for v in draws]
         quad, closed = _gaussian_side(pt[0], pt[1], pt[2], "1")
-        worst = max(worst, abs(quad - closed))
+        worst = worse(worst, abs(quad - closed))
         points.append(pt)
     closed_ok = Outcome("verified" if worst < mpmath.mpf(10) ** -30 else "inconclusive",
                         "50-digit quadrature of the Gaussian integral vs its closed form",
@@ -124,7 +124,8 @@ def algorithm_2_appendix_d_corrected(ctx: Context) -> Outcome:
                 recursion.append(box.predict(x))
                 box.update_gradient(x, g)
             sums = _appendix_d_from_sums(Xm, Gm, alpha)
-            worst = max([worst] + [abs(a - b) for a, b in zip(recursion, sums)])
+            for a, b in zip(recursion, sums):
+                worst = worse(worst, abs(a - b))
             cases.append({"X": X, "G": G})
     ev = {"cases": cases, "alpha": "3/2", "max_gap_50_digits": mpmath.nstr(worst, 5),
           "compared": "Algorithm 2's recursion (olr_verify.hunting.highprec_learners.ScaleInvariant2, mpmath) vs "
@@ -149,7 +150,7 @@ def claim_21_corrected(ctx: Context) -> Outcome:
     alpha, worst, n = 1.5, -math.inf, 0
     for _, X, G in _gradient_sequences(ctx):
         lin, hn, gamma = _alg2_regret_parts(X, G, alpha)
-        worst, n = max(worst, lin + math.exp((hn ** 2 - gamma) / (2 * alpha)) - 1), n + 1
+        worst, n = worse(worst, lin + math.exp((hn ** 2 - gamma) / (2 * alpha)) - 1), n + 1
     ev = {"sequences": n, "alpha": alpha, "max_[sum g x^T w + psi_T - 1]": worst,
           "could_detect": "any sequence on which the summed potential inequality fails by more than 1e-9 (float64)"}
     if worst <= 1e-9:

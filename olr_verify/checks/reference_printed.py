@@ -6,11 +6,13 @@ A disagreement beyond tolerance is re-checked at >= 50 digits by the replayers r
 from __future__ import annotations
 
 import time
+from functools import reduce
 
 import mpmath
 import numpy as np
 
 from olr_verify.artefacts import replayer
+from olr_verify.checks.verdicts import worse
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 
@@ -167,7 +169,7 @@ def printed_003_algorithm_1(ctx: Context) -> Outcome:
     started = time.time()
     rounds, max_dw, max_gap = 0, 0.0, 0.0
     for _, w, sol, gap in _rounds_003(algorithm_1, ctx):
-        max_dw, max_gap, rounds = max(max_dw, abs(w - sol.theta[0])), max(max_gap, gap), rounds + 1
+        max_dw, max_gap, rounds = worse(max_dw, abs(w - sol.theta[0])), worse(max_gap, gap), rounds + 1
     ev = {"rounds": rounds, "max_abs_w_difference": max_dw, "max_value_gap": max_gap, "value_tolerance": 1e-10,
           "note": "the transcription's argmin is a generic bounded Brent search (~1e-7 in w, ~1e-14 in value); "
                   "agreement is judged on the objective value", "seconds": round(time.time() - started, 2)}
@@ -225,9 +227,9 @@ def corrected_003_algorithm_2(ctx: Context) -> Outcome:
     rounds, max_gap, max_dw = 0, 0.0, 0.0
     for (Z, W, D, eta), _, sol, gap in _rounds_003(algorithm_2_projection, ctx):
         u = global_argmin(Z, W, D, eta).theta[0]
-        exact_proj = min(D, max(-D, u))        # projection of the exact u_t: must equal the exact w_t
-        max_dw = max(max_dw, abs(exact_proj - sol.theta[0]))
-        max_gap, rounds = max(max_gap, gap), rounds + 1
+        exact_proj = worse(D, worse(-D, u), min)  # projection of the exact u_t: must equal the exact w_t (NaN kept)
+        max_dw = worse(max_dw, abs(exact_proj - sol.theta[0]))
+        max_gap, rounds = worse(max_gap, gap), rounds + 1
     ok = max_gap <= 1e-10 and max_dw <= 1e-12
     return Outcome("verified" if ok else "inconclusive",
                    "projection of the exact global argmin vs the exact constrained argmin (arb), and the "
@@ -295,8 +297,8 @@ def _compare_002(which: int, ctx: Context) -> Outcome:
             for t in range(1, n + 1):
                 ref = _eq5_weights(Xm, G, mpmath.mpf(alpha), t) if which == 1 else \
                     _eq7_weights(Xm, G, mpmath.mpf(alpha), t, dps)
-                dev = max(abs(a - b) for a, b in zip(out[t - 1]["w"], ref))
-                worst, rounds = max(worst, dev / (1 + max(abs(v) for v in ref))), rounds + 1
+                dev = reduce(worse, (abs(a - b) for a, b in zip(out[t - 1]["w"], ref)))
+                worst, rounds = worse(worst, dev / (1 + max(abs(v) for v in ref))), rounds + 1
     ok = worst < mpmath.mpf(10) ** -40
     ev = {"rounds": rounds, "max_relative_deviation": mpmath.nstr(worst, 5), "digits": dps, "tolerance": "1e-40",
           "loss": "logistic", "note": "includes all-zero and rank-deficient instances",

@@ -18,6 +18,7 @@ from typing import Any
 
 from olr_verify.artefacts import replayer
 from olr_verify.checks.scalar_common import combine, identity, inequality
+from olr_verify.checks.verdicts import worse
 from olr_verify.outcome import Context, Outcome
 from olr_verify.papers.s000_aioli.surrogate_identities import symmetric_matrix
 from olr_verify.registry import check
@@ -271,7 +272,7 @@ def lemma_8_argmin(ctx: Context) -> Outcome:
                 m1, m2 = lo + (hi - lo) * 0.382, lo + (hi - lo) * 0.618
                 lo, hi = (lo, m2) if hf(av, m1) <= hf(av, m2) else (m1, hi)
             bstar = (lo + hi) / 2
-            worst = max(worst, float(max(-bstar, bstar - av, 0)))
+            worst = worse(worst, float(max(-bstar, bstar - av, 0)))  # a NaN bstar is max's first argument: kept
     links.append(("50-digit minimisation on a grid of a in (0, 20]",
                   Outcome("verified" if worst < 1e-20 else "inconclusive", "golden section at 50 digits",
                           {"a_values": len(grid), "max_distance_outside_[0,a]": worst})))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import time
+from functools import reduce
 
 import numpy as np
 
@@ -75,7 +76,7 @@ def algorithm_1(ctx: Context) -> Outcome:
     X = [[Fraction(v) for v in row] for row in c["X"]]
     box = _mp_rounds(X, c["Y"], c["K"], Fraction(c["lam"]), Fraction(c["beta"]), True)
     ref = _mp_rounds(X, c["Y"], c["K"], Fraction(c["lam"]), Fraction(c["beta"]), False)
-    gap = max(abs(a - b) for a, b in zip(box[-1], ref[-1]))
+    gap = reduce(worse, (abs(a - b) for a, b in zip(box[-1], ref[-1])))  # a NaN coordinate stays
     ev = {"instance": c, "theta_3_box": [str(v)[:25] for v in box[-1]], "theta_3_eq2": [str(v)[:25] for v in ref[-1]],
           "gap": str(gap)[:25], "cause": "the box's b_t uses theta_t; the surrogate (3) built at theta_{t+1} gives "
           "b_t = b_{t-1} + grad - beta Hess theta_{t+1} (see 001:algorithm-1/corrected)",
@@ -116,9 +117,9 @@ def algorithm_1_corrected(ctx: Context) -> Outcome:
         g.run(X, Y)
         H = np.array(g.history)
         for t in range(2, n + 2):
-            worst = max(worst, certified_grad_norm(H[t - 2], X[:t - 1], Y[:t - 1], H[:t - 2], K, lam, beta) / (2 * lam))
+            worst = worse(worst, certified_grad_norm(H[t - 2], X[:t - 1], Y[:t - 1], H[:t - 2], K, lam, beta) / (2 * lam))
         A12 = lam * np.eye(K * d) + sum(0.5 * beta * hessian(H[s], X[s]) for s in range(n))
-        worstA = max(worstA, float(np.abs(A12 - g.state()["A"]).max()))
+        worstA = worse(worstA, float(np.abs(A12 - g.state()["A"]).max()))
         runs += 1
     ev = {"runs": runs, "max_certified_theta_error": worst, "max_abs_A_minus_eq12": worstA,
           "certificate": "||theta - theta*|| <= ||grad F||/(2 lam), ||grad F|| in arb balls from the exact float data "
@@ -147,7 +148,7 @@ def equation_13(ctx: Context) -> Outcome:
         A = lam * np.eye(K * d) + sum(0.5 * beta * hessian(H[s], X[s]) for s in range(t))
         b = sum(grad(H[s], X[s], Y[s]).ravel() - beta * hessian(H[s], X[s]) @ H[s].ravel() for s in range(t))
         sol = _solve_exact([[Fraction(2 * v) for v in row] for row in A], [Fraction(-v) for v in b])
-        worst = max(worst, max(abs(float(s_) - v) for s_, v in zip(sol, H[t - 1].ravel())))
+        worst = reduce(worse, (abs(float(s_) - v) for s_, v in zip(sol, H[t - 1].ravel())), worst)
     ev = {"rounds": n, "max_abs_theta_eq2_minus_argmin_Ltilde": worst, "tolerance": 1e-9}
     return Outcome("verified" if worst <= 1e-9 else "inconclusive", "exact rational argmin of L~_t vs eq. (2)", ev)
 
@@ -349,7 +350,7 @@ def lemma_4(ctx: Context) -> Outcome:
             val, v = _hunt(fn, smp, rng, 3 if ctx.quick else 12)
             a = C * np.tanh(v[:K])
             found[f"K={K},C={C}"] = {"float": val, "xi_50_digits": __import__("mpmath").nstr(_lemma4_mp(a, v[K:], C), 10)}
-    worst = min(float(f["xi_50_digits"]) for f in found.values())
+    worst = reduce(lambda a, b: worse(a, b, min), (float(f["xi_50_digits"]) for f in found.values()))
     ev = {"minimum of xi/(1e-3 + quadratic) found, and xi at that point at 50 digits": found,
           "seconds": round(time.perf_counter() - t0, 1),
           "search": "Nelder-Mead from random starts, a = C tanh(u) in [-C, C]^K, b free; float minima re-evaluated "
@@ -397,7 +398,7 @@ def lemma_6(ctx: Context) -> Outcome:
         x = v[:d] / max(1.0, np.linalg.norm(v[:d]))
         mpv = _lemma6_mp(x, v[d:d + K * d].reshape(K, d), v[d + K * d:].reshape(K, d))
         found[f"K={K},d'={d}"] = {"float_relative_slack": val, "slack_50_digits": __import__("mpmath").nstr(mpv, 10)}
-    worst = min(float(f["slack_50_digits"]) for f in found.values())
+    worst = reduce(lambda a, b: worse(a, b, min), (float(f["slack_50_digits"]) for f in found.values()))
     ev = {"hunt minima (float relative slack) re-evaluated at 50 digits": found, "R": 1.0,
           "reading": "||x|| <= R = 1, label y = 0 (labels are symmetric)"}
     if worst >= 0:

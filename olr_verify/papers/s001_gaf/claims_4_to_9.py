@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from olr_verify.checks.verdicts import worse
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 from olr_verify.papers.s001_gaf.proposition3 import _slope
@@ -141,7 +142,7 @@ def a4_logistic(ctx: Context) -> Outcome:
         K, d = int(rng.integers(2, 6)), int(rng.integers(1, 4))
         x = rng.normal(size=d); x /= np.linalg.norm(x)
         W = rng.normal(size=(K, d)) * rng.choice([0.1, 1, 10])
-        worst = max(worst, float(np.linalg.eigvalsh(hessian(W, x)).max()))
+        worst = worse(worst, float(np.linalg.eigvalsh(hessian(W, x)).max()))
     ev = {"exact": "I - (diag p - pp^T) = diag(1 - p) + pp^T (sum of PSD matrices), checked by sympy for K = 2, 3, 4",
           "Phi": "Phi Phi^T = I_K (x) xx^T has eigenvalues ||x||^2 <= R^2 and 0",
           "max eigenvalue of the Hessian over random instances (R = 1)": worst}
@@ -168,10 +169,10 @@ def claim_8(ctx: Context) -> Outcome:
             for t0 in np.linspace(-2 * C - 12, 2 * C + 12, 2000):
                 if abs(s - t0) > 1e-6:
                     v = ratio(s, float(t0))
-                    if 0 < v < math.inf:
-                        best = min(best, v)
+                    if 0 < v < math.inf or v != v:  # a NaN ratio is kept: the fitted slope is then NaN
+                        best = worse(best, v, min)
         bstar.append(best)
-    slope = _slope(Cs, bstar)
+    slope = _slope(Cs, bstar) if all(b == b for b in bstar) else math.nan  # NaN fails the slope range below
     ev = {"C": list(Cs), "beta*(C) (grid over t, endpoints s = +-2C)": bstar,
           "Lemma 4 beta = (log(2)/2 + C + 1)^-1": [1 / (math.log(2) / 2 + C + 1) for C in Cs],
           "fitted exponent of beta* in C": slope,

@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from olr_verify.artefacts import replayer
-from olr_verify.checks.verdicts import at_an_instance
+from olr_verify.checks.verdicts import at_an_instance, worse
 from olr_verify.outcome import Context, Outcome
 from olr_verify.papers.s001_gaf.algorithm1 import _lemma4_xi, divergence_mp, lemma6_terms_mp, worst_over_draws
 from olr_verify.registry import check
@@ -165,12 +165,12 @@ def _step10_hunt(ctx, C_list=(0.1, 1.0, 5.0)):
         p = np.exp(b - b.max()); p /= p.sum()
         X = b - a
         EX = float(p @ X)
-        worst["X <= C + max b"] = max(worst["X <= C + max b"], float(X.max() - C - b.max()))
-        worst["E X >= -C - log K + max b"] = max(worst["E X >= -C - log K + max b"],
-                                                 float(-C - math.log(K) + b.max() - EX))
-        worst["X - EX <= 2C + log K"] = max(worst["X - EX <= 2C + log K"], float((X - EX).max() - 2 * C - math.log(K)))
+        worst["X <= C + max b"] = worse(worst["X <= C + max b"], float(X.max() - C - b.max()))
+        worst["E X >= -C - log K + max b"] = worse(worst["E X >= -C - log K + max b"],
+                                                   float(-C - math.log(K) + b.max() - EX))
+        worst["X - EX <= 2C + log K"] = worse(worst["X - EX <= 2C + log K"], float((X - EX).max() - 2 * C - math.log(K)))
         c3, c2 = float(p @ (X - EX) ** 3), float(p @ (X - EX) ** 2)
-        worst["(26)"] = max(worst["(26)"], (c3 - (2 * C + math.log(K)) * c2) / (1 + abs(c3)))
+        worst["(26)"] = worse(worst["(26)"], (c3 - (2 * C + math.log(K)) * c2) / (1 + abs(c3)))
     return worst, n
 
 
@@ -379,9 +379,9 @@ def lemma_6_step_2_corrected(ctx: Context) -> Outcome:
                 v = r.x
                 x = v[:d] / max(1.0, np.linalg.norm(v[:d]))
                 slack, lhs = _l6s2_general(x, v[d:d + K * d].reshape(K, d), v[d + K * d:].reshape(K, d), R)
-                best = min(best, float(slack / (abs(lhs) + mp_tiny)))
+                best = worse(best, float(slack / (abs(lhs) + mp_tiny)), min)
             else:
-                best = min(best, float(r.fun))
+                best = worse(best, float(r.fun), min)
     ev = {"min relative slack found (Nelder-Mead, K in {2,3,4}; negative float minima re-evaluated at 50 digits)":
           best, "R": R,
           "relation": "D(theta1, theta2) <= psi(2R||theta1-theta2||) ||theta1-theta2||^2_{grad^2 l(theta2)}"}
@@ -454,7 +454,7 @@ def equation_4_corrected(ctx: Context) -> Outcome:
             for yy in range(K):
                 a = ls[:, yy] + lw
                 rhs = -(a.max() + math.log(np.exp(a - a.max()).sum()))
-                worst = max(worst, -lp[yy] - rhs)
+                worst = worse(worst, -lp[yy] - rhs)
                 rounds += 1
             g.update(x, int(y))
     ev = {"max l(y_hat, y) - rhs(4) over rounds and labels": worst, "checks": rounds,

@@ -21,6 +21,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from olr_verify.checks.verdicts import worse
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 
@@ -154,7 +155,7 @@ def gaf_run(X, Y, K, lam, beta, alpha=1.0, zeta=4.0, nodes=None):
         for _ in range(2):
             Wr = W_next + rng.normal(size=W_next.shape)
             h = (Wr - W_next).ravel()
-            gap = max(gap, abs(Ltilde(Wr, t + 1) - (float(h @ g.A @ h) + Ln)) / (1 + abs(Ln)))
+            gap = worse(gap, abs(Ltilde(Wr, t + 1) - (float(h @ g.A @ h) + Ln)) / (1 + abs(Ln)))
         rec["eq12_gap"].append(gap)
     out = {k: np.asarray(v) for k, v in rec.items()}
     out.update({"R": float(np.linalg.norm(X, axis=1).max()), "A_n": g.A.copy(), "history": np.array(g.history), "K": K, "d": d, "lam": lam, "beta": beta,

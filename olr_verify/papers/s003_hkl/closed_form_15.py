@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from olr_verify.artefacts import replayer
+from olr_verify.checks.verdicts import worse
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 
@@ -82,7 +83,7 @@ def true_objective(hist, D, etainv):
     f1, f2, f3 = F(1 + 0 * D), F(2 + 0 * D), F(3 + 0 * D)
     a = (f3 - 2 * f2 + f1) / 2
     b = f2 - f1 - 3 * a
-    return a, b, max(0 * D, -b / (2 * a))
+    return a, b, worse(0 * D, -b / (2 * a))  # a NaN argmin stays NaN
 
 
 def _history(xs, ws, D, exact: bool):
@@ -106,12 +107,13 @@ def compare(xs, ws, D, etainv, yq) -> dict[str, Any]:
         a, b, u = closed_form(hist, Dk, e, yq)
         ta, tb, tu = true_objective(hist, Dk, e)
         tol = 0 if exact else mpmath.mpf(EQ15_TOLERANCE)  # exact histories: any difference counts
-        form_gap = max(abs(a - ta), abs(b - tb))
+        form_gap = worse(abs(a - ta), abs(b - tb))
         u_gap = abs(u - tu)
         shown = (lambda z: str(z)) if exact else (lambda z: mpmath.nstr(z, 30))
         return {"exact": exact, "u_15": shown(u), "argmin_w>=0": shown(tu), "in_domain_u>=0": bool(u >= 0),
                 "form_differs": bool(form_gap > tol * (1 + abs(a) + abs(ta))),
-                "u_differs": bool(u >= 0 and u_gap > tol * (1 + abs(u) + abs(tu)))}
+                "u_differs": bool(u >= 0 and u_gap > tol * (1 + abs(u) + abs(tu))),
+                "not_a_number": bool(form_gap != form_gap or u_gap != u_gap)}  # neither differs nor agrees
 
 
 # --------------------------------------------------------------------------- histories
@@ -179,19 +181,20 @@ def replay_eq15(artefact: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
 
 def _decide_15(ctx: Context, claim: str, yq, yq_rule: str) -> tuple[list, dict[str, Any]]:
     """Every history compared; returns (the mismatching histories, evidence)."""
-    bad, n_exact, n_mp, in_domain = [], 0, 0, 0
+    bad, n_exact, n_mp, in_domain, n_nan = [], 0, 0, 0, 0
     for xs, ws, D, etainv in _round_2_cases() + _random_histories(ctx):
         res = compare(xs, ws, D, etainv, yq)
         n_exact += res["exact"]
         n_mp += not res["exact"]
         in_domain += res["in_domain_u>=0"]
+        n_nan += res["not_a_number"]
         if res["u_differs"] or (res["form_differs"] and res["in_domain_u>=0"]):
             bad.append(((xs, ws, D, etainv), res))
     ev = {"histories": {"exact (every x_tau w_tau = 0, Fractions)": n_exact, "60-digit mpmath": n_mp,
                         "with u_t of (15) >= 0": in_domain},
           "y^q": yq_rule, "true objective": "sum of l~_tau of Eq. (4) (first matching case; a0 dropped) + "
                                             "eta^{-1} beta w^2/2, quadratic on w > 0 read off three exact values",
-          "mismatches": len(bad)}
+          "mismatches": len(bad), "not_a_number": n_nan}
     return bad, ev
 
 
@@ -199,6 +202,8 @@ def _decide_15(ctx: Context, claim: str, yq, yq_rule: str) -> tuple[list, dict[s
 def equation_15(ctx: Context) -> Outcome:
     """§5.3.1: F_t on w >= 0 in the printed form and u_t of Eq. (15), with the printed y^q."""
     bad, ev = _decide_15(ctx, "003:equation-15", _yq_printed, "printed: y 1{|x|<=1/D or xw<=0} + y 1{w<=0, x<=-1/D}")
+    if not bad and ev["not_a_number"]:
+        return Outcome("inconclusive", f"{ev['not_a_number']} histories gave NaN: neither a match nor a mismatch", ev)
     if not bad:
         return Outcome("verified", "printed (15) vs the argmin of Eq. (4)'s objective on exact/60-digit histories", ev)
     (xs, ws, D, etainv), res = next(((h, r) for h, r in bad if r["exact"] and r["u_differs"]), bad[0])
@@ -231,6 +236,8 @@ def equation_15_corrected(ctx: Context) -> Outcome:
         if ok:
             return Outcome("refuted", "corrected (15) vs the argmin over w >= 0 (exact / 60 digits)", ev, art)
         return Outcome("inconclusive", "a mismatch was not confirmed by its replay", ev)
+    if ev["not_a_number"]:
+        return Outcome("inconclusive", f"{ev['not_a_number']} histories gave NaN: neither a match nor a mismatch", ev)
     ev["not_a_proof"] = "finitely many histories; the per-case algebra is not certified by the kernel"
     return Outcome("verified", "corrected (15) equals the argmin over w >= 0 on every history (exact / 60 digits)", ev)
 

@@ -11,6 +11,7 @@ import math
 import time
 from fractions import Fraction
 
+from olr_verify.checks.verdicts import worse
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 
@@ -54,9 +55,9 @@ def theorem_1(ctx: Context) -> Outcome:
     for p, e in _grid(ctx, cap):
         m = _m_star(p / (16 * e * e))
         tv = tv_binomial(m, p, e)
-        worst = max(worst, tv)
+        worst = worse(worst, tv)
         rows.append({"p": str(p), "eps": str(e), "m_below_bound": m, "TV": float(tv), "best_success_le": float((1 + tv) / 2)})
-        if tv >= Fraction(1, 2):
+        if not tv < Fraction(1, 2):  # NaN too
             return Outcome("inconclusive", "exact binomial laws", {"rows": rows, "reason": "TV >= 1/2 below the bound; "
                            "the minimax success must then be computed exactly to refute"})
     return Outcome("verified", "exact rational binomial laws at the largest m < p/(16 eps^2) on a grid",
@@ -113,8 +114,8 @@ def lemma_16(ctx: Context) -> Outcome:
                 tv = tv_binomial(m, p, e)
                 rhs = m * e * e / p
                 n += 1
-                worst = max(worst, float(tv * tv / rhs))
-                if tv * tv > rhs:
+                worst = worse(worst, float(tv * tv / rhs))
+                if not tv * tv <= rhs:  # NaN too
                     return Outcome("inconclusive", "exact binomial laws", {"p": str(p), "eps": str(e), "m": m,
                                    "reason": "TV^2 > m eps^2/p; an artefact replayer is not written yet"})
     return Outcome("verified", "exact rational TV (= sup over events B, the decision kernel cannot increase it) vs sqrt(m eps^2/p)",
@@ -142,9 +143,9 @@ def equation_36(ctx: Context) -> Outcome:
                 for d in (a, 1 - a):
                     kl_joint += P * d * mp.log((P * d) / (Q * d))
             kl1 = (p + e) * mp.log((p + e) / p) + (1 - p - e) * mp.log((1 - p - e) / (1 - p))
-            worst = max(worst, abs(kl_joint - m * kl1))
+            worst = worse(worst, abs(kl_joint - m * kl1))
             cases += 1
-            if kl_joint > m * e**2 / (p * (1 - p)) + mp.mpf(10)**-40:
+            if not kl_joint <= m * e**2 / (p * (1 - p)) + mp.mpf(10)**-40:  # NaN too
                 return Outcome("inconclusive", "50-digit evaluation", {"reason": "KL bound failed", "m": m})
     return Outcome("verified", "50-digit evaluation of KL(joint) with a randomized decision kernel",
                    {"cases": cases, "max_|KL_joint - m KL_1|": mp.nstr(worst, 5),
@@ -164,9 +165,9 @@ def lemma_6(ctx: Context) -> Outcome:
                 continue
             m = _m_star(bound)
             tv = tv_three_atoms(m, q0, p, e)
-            worst = max(worst, tv)
+            worst = worse(worst, tv)
             rows.append({"q0": str(q0), "p": str(p), "eps": str(e), "m_below_bound": m, "TV": float(tv)})
-            if tv >= Fraction(1, 2):
+            if not tv < Fraction(1, 2):  # NaN too
                 return Outcome("inconclusive", "exact multinomial laws", {"rows": rows, "reason": "TV >= 1/2 below the bound"})
     if not rows:
         return Outcome("inconclusive", "exact multinomial laws", {"reason": "no grid point has its bound below the cap"})

@@ -152,7 +152,11 @@ def _error(method: str, message: str, seconds: float) -> dict[str, Any]:
 
 PRELOAD = ("numpy", "scipy.special", "scipy.optimize", "scipy.linalg", "mpmath", "sympy", "flint",
            "matplotlib.pyplot", "cvxpy", "algorithms", "reference.certify", "olr_verify.prover",
-           "olr_verify.hunting.bounds")
+           "olr_verify.hunting.bounds",
+           # imported on first use by most scalar checks: once here rather than in every forked check (the project's
+           # own modules have no bytecode cache when PYTHONDONTWRITEBYTECODE is set, so each child compiled them)
+           "olr_verify.prover.core", "olr_verify.prover.certify", "olr_verify.kernel", "hypothesis",
+           "sympy.physics.units")  # sympy.simplify imports sympy.physics.units on its first call
 
 
 def preload() -> None:

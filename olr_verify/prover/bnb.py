@@ -190,7 +190,7 @@ class BnB:
             self._close("zero_face")
             return True
         c = [(lo + hi) / 2 for lo, hi in b]
-        grads = {}
+        grads, fc = {}, None
         for i in free:
             g = s.grad(i)
             grads[i] = g(env) if g is not None else None
@@ -224,7 +224,9 @@ class BnB:
             self._close("touching_point")
             return True
         cenv = s.point_env(c)
-        if s.f(cenv).certainly_lt0() and (not s.constraints or s.inside(cenv)):
+        if fc is None:  # the centre's enclosure, unless the mean-value form above computed it
+            fc = s.f(cenv)
+        if fc.certainly_lt0() and (not s.constraints or s.inside(cenv)):
             raise Refuted(dict(zip(s.names, c)))
         if width <= self.min_width:
             return False

@@ -142,7 +142,10 @@ def mul(x: Iv, y: Iv) -> Iv:
             if a <= 0:
                 return _clean(a * y.hi, a * y.lo)
         p1, p2, p3, p4 = x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi
-        return _clean(p1.min(p2).min(p3).min(p4), p1.max(p2).max(p3).max(p4))
+        lo, hi = p1.min(p2).min(p3).min(p4), p1.max(p2).max(p3).max(p4)
+        if lo.is_finite() and hi.is_finite():  # _clean(lo, hi), inlined
+            return Iv(lo, hi)
+        return Iv(NINF, INF)
     c = []
     for u in (x.lo, x.hi):
         for v in (y.lo, y.hi):
@@ -162,8 +165,12 @@ def _mono(f, lim_lo, lim_hi):
     """An increasing function; ``lim_lo``/``lim_hi`` are its limits at -inf/+inf."""
 
     def g(x: Iv) -> Iv:
-        lo = lim_lo if (_isinf(x.lo)) else f(x.lo)
-        hi = lim_hi if (_isinf(x.hi)) else f(x.hi)
+        lo = lim_lo if isinstance(x.lo, float) else f(x.lo)
+        hi = lim_hi if isinstance(x.hi, float) else f(x.hi)
+        if type(lo) is arb and type(hi) is arb:  # _clean(lo, hi), inlined for finite ends
+            if lo.is_finite() and hi.is_finite():
+                return Iv(lo, hi)
+            return Iv(NINF, INF)
         return _clean(lo, hi)
 
     return g

@@ -342,10 +342,25 @@ def eliminate_free(slack, variables):
 SIMPLIFY_OPS = 60  # the rational-function form is tried only on derivatives this small
 
 
+_MONOTONE_ENDS: dict = {}  # monotone_end is a pure function of its inputs (and arb's precision): asked again with the
+# same ones (eliminate_free on the reduced problem re-tries the variables it just tried), it answers from here
+
+
 def monotone_end(slack, xv, variables):
     """The end of x's range where s is smallest, when the sign of d s/d x is certain on the whole domain:
     by enclosure of the derivative, else (small derivatives) of it as one factored fraction in the
     exponentials (``exp(b - a) = exp(b) exp(-a)``, logistic rewrites undone)."""
+    key = (slack, xv.symbol, xv.lo, xv.hi, tuple((v.symbol, v.lo, v.hi) for v in variables), ctx.prec)
+    if key not in _MONOTONE_ENDS:
+        if len(_MONOTONE_ENDS) > 1024:
+            _MONOTONE_ENDS.clear()
+        _MONOTONE_ENDS[key] = _monotone_side(slack, xv, variables)
+    side = _MONOTONE_ENDS[key]
+    return None if side is None else xv.lo if side < 0 else xv.hi
+
+
+def _monotone_side(slack, xv, variables):
+    """-1: the lower end of x (d s/d x >= 0), +1: the upper end, None: no certain sign (see monotone_end)."""
     deriv = sp.diff(slack, xv.symbol)
     env = domain_env(variables)
     forms = [lambda e: e]
@@ -358,9 +373,9 @@ def monotone_end(slack, xv, variables):
         except (Unsupported, ValueError):
             continue
         if d.certainly_ge0():
-            return xv.lo
+            return -1
         if d.certainly_le0():
-            return xv.hi
+            return 1
     return None
 
 

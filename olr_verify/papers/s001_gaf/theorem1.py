@@ -36,12 +36,21 @@ def _lse_rows(Z):
     return (m + np.log(np.exp(Z - m).sum(axis=1, keepdims=True)))[:, 0]
 
 
+@lru_cache(maxsize=8)
+def _hermegauss(n):
+    """numpy's Gauss-Hermite nodes and weights of order n (an eigenvalue problem: computed once per n), read-only."""
+    x, w = np.polynomial.hermite_e.hermegauss(n)
+    x.setflags(write=False)
+    w.setflags(write=False)
+    return x, w
+
+
 def gauss_nodes(mean, Sigma, n):
     """Gauss–Hermite product nodes (N × K) and log-weights for z ∼ N(mean, Σ) modulo multiples of 1."""
     from algorithms.gaf import score_factor
 
     L = score_factor(np.asarray(Sigma, float))
-    x, w = np.polynomial.hermite_e.hermegauss(n)
+    x, w = _hermegauss(n)
     w = np.log(w / math.sqrt(2 * math.pi))
     r = L.shape[1]
     grids = np.meshgrid(*([x] * r), indexing="ij")

@@ -370,6 +370,8 @@ class _Reader:
         expr, var, value = (self.expr(a, depth + 1) for a in args)
         if not isinstance(var, sp.Symbol):
             raise ExprError("at: the second argument must be a variable")
+        if value.has(sp.oo, -sp.oo, sp.zoo):
+            raise ExprError("at: the value must be finite (a limit is not a value)")
         return self.finite(expr.subs(var, value))
 
     def compare(self, n: ast.Compare, depth: int) -> sp.Basic:
@@ -418,28 +420,55 @@ def parse_any(text: str, names: Mapping[str, sp.Basic] | Iterable[str] | None = 
 def operands(text: str) -> list[str]:
     """The text of every operand written in ``text`` (calls, operations; not names or numbers) and of 1/(b) for
     each division by b. Read one by one they show what reading the whole may cancel: sympy reads x/x as 1 and
-    log(x) - log(x) as 0, but 1/x and log(x) are among the operands. The arguments of diff() other than the
-    expression, and the inside of Piecewise (a piece need only exist where its condition holds), are skipped."""
+    log(x) - log(x) as 0, but 1/x and log(x) are among the operands. Every piece of a Piecewise is an operand (on
+    the whole domain: stricter than needed, never looser). For at(f, x, v), the operands of f are listed as written
+    and also at x = v (``at(op, x, v)``): v may lie outside x's range. Texts are cut from the source as written
+    (a decimal keeps all its digits)."""
+    source = str(text).strip().replace("^", "**")
     out: list[str] = []
 
-    def walk(node: ast.AST) -> None:
+    def seg(node: ast.AST) -> str:
+        return ast.get_source_segment(source, node) or ast.unparse(node)
+
+    def walk(node: ast.AST, into: list[str]) -> None:
         if isinstance(node, (ast.Name, ast.Constant)):
             return
-        out.append(ast.unparse(node))
+        into.append(seg(node))
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
-            out.append(f"1/({ast.unparse(node.right)})")
+            into.append(f"1/({seg(node.right)})")
         if isinstance(node, ast.Call):
             name = node.func.id if isinstance(node.func, ast.Name) else ""
-            skip = {"diff": (1, 2), "at": (1,)}.get(name, ())  # a variable, an order: not operands
-            for arg in ([] if name == "Piecewise" else [a for i, a in enumerate(node.args) if i not in skip]):
-                walk(arg)
+            if name == "Piecewise":
+                for piece in node.args:
+                    for part in (piece.elts[:1] if isinstance(piece, ast.Tuple) else [piece]):
+                        walk(part, into)
+                return
+            if name == "at" and len(node.args) == 3:
+                inner: list[str] = []
+                walk(node.args[0], inner)
+                into.extend(inner)
+                into.extend(f"at({op}, {seg(node.args[1])}, {seg(node.args[2])})" for op in inner)
+                walk(node.args[2], into)
+                return
+            skip = {"diff": (1, 2)}.get(name, ())  # the variable and the order: not operands
+            for i, arg in enumerate(node.args):
+                if i not in skip:
+                    walk(arg, into)
             return
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
-                walk(child)
+                walk(child, into)
 
-    walk(ast.parse(str(text).strip().replace("^", "**"), mode="eval").body)
+    walk(ast.parse(source, mode="eval").body, out)
     return out
+
+
+def bound_by_at(text: str) -> set[str]:
+    """The variables that an at(f, x, v) of ``text`` replaces: f holds at points outside x's range."""
+    tree = ast.parse(str(text).strip().replace("^", "**"), mode="eval")
+    return {call.args[1].id for call in ast.walk(tree)
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "at"
+            and len(call.args) == 3 and isinstance(call.args[1], ast.Name)}
 
 
 def parse_expr(text: str, names: Mapping[str, sp.Basic] | Iterable[str] | None = None, *,

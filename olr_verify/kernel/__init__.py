@@ -22,7 +22,7 @@ from flint import ctx, fmpq
 
 from olr_verify.kernel.inequality import (MAX_TERMS, Inequality, Rejected, _box_str, _terms, check_inequality,
                                          env_of, read_expr)
-from olr_verify.expr import operands
+from olr_verify.expr import bound_by_at, operands
 from olr_verify.kernel.intervals import Undefined, compile_expr
 
 FORMAT = "olr-verify-certificate/1"
@@ -102,7 +102,7 @@ def _identity(cert: dict) -> None:
         raise Rejected(f"lhs - rhs would expand to more than {MAX_TERMS} terms")
     parts = [read_expr(part, names) for side in (cert["lhs"], cert["rhs"]) for part in operands(str(side))]
     _defined(cert["domain"], names, [lhs, rhs, *parts])
-    signed = _signed(cert["domain"])
+    signed = _signed(cert["domain"], bound_by_at(cert["lhs"]) | bound_by_at(cert["rhs"]))
     diff = read_expr(cert["lhs"], signed) - read_expr(cert["rhs"], signed)
     for _, step in IDENTITY_STEPS:
         try:
@@ -113,14 +113,18 @@ def _identity(cert: dict) -> None:
     raise Rejected("no exact transformation reduces lhs - rhs to 0")
 
 
-def _signed(domain) -> dict[str, sp.Symbol]:
+def _signed(domain, unsigned: set[str]) -> dict[str, sp.Symbol]:
     """Each variable as a real symbol, positive (nonnegative, negative, nonpositive) where its bounds are
     constants that say so: the kernel's own reading of the domain (sympy then reads sqrt(x**2) as x on [1, 2]).
-    A bound that depends on other variables, or whose sign sympy cannot tell, adds nothing."""
+    A bound that depends on other variables, or whose sign sympy cannot tell, adds nothing; nor does a variable in
+    ``unsigned`` (one that an at() replaces by a value that may lie outside its range)."""
     symbols = {}
     names = [str(d[0]) for d in domain]
     for name, lo, hi in domain:
         sign = {"real": True}
+        if str(name) in unsigned:
+            symbols[str(name)] = sp.Symbol(str(name), real=True)
+            continue
         low = None if str(lo) == "-oo" else read_expr(lo, names)
         high = None if str(hi) == "oo" else read_expr(hi, names)
         if low is not None and low.is_number:

@@ -130,6 +130,31 @@ def test_identities_are_read_as_written_with_the_domains_signs(lhs, rhs, domain,
     assert _identity(lhs, rhs, domain, *extra).accepted is accepted
 
 
+@pytest.mark.parametrize("lhs, rhs, domain", [
+    ("at(Abs(x), x, -1)", "-1", [("x", "1", "2")]),  # body read with x > 0, then x = -1 put in
+    ("at(sqrt(x**2), x, y)", "y", [("x", "1", "2"), ("y", "-2", "-1")]),
+    ("at(Abs(x), x, x - 1)", "x - 1", [("x", "0", "1")]),
+    ("at(Max(x, 0), x, y)", "y", [("x", "0", "1"), ("y", "-2", "-1")]),
+    ("Piecewise((at(Piecewise((1, x > 0), (2, True)), x, -1), True))", "1", [("x", "1", "2")]),
+    ("Piecewise((at(diff(Max(x, 0), x), x, -1), True))", "1", [("x", "1", "2")]),
+    ("at(x/x, x, 0)", "1", [("x", "1", "2")]),  # an operand undefined at the value put in
+    ("at(exp(log(x)), x, -1)", "-1", [("x", "1", "2")]),
+    ("at(x**(1/2)*x**(1/2), x, -1)", "-1", [("x", "1", "2")]),
+    ("at(log(x) - log(x), x, -1)", "0", [("x", "1", "2")]),
+    ("Piecewise((x/x, True))", "1", [("x", "-1", "1")]),  # the pieces are operands too
+    ("Piecewise((sin(asin(x)), True))", "x", [("x", "2", "3")]),
+    ("1 + Piecewise((log(x) - log(x), True))", "1", [("x", "-2", "-1")]),
+    ("Piecewise((at(diff(Max(x, 0), x), x, 0), True))", "1/2", [("x", "-1", "1")]),
+    ("(x - 0.30000000000000000001)/(x - 0.30000000000000000001)", "1",
+     [("x", "0.300000000000000000005", "1")]),  # operands cut from the source: the decimal keeps its digits
+    ("x**1e-400 - x**1e-400", "0", [("x", "-2", "-1")]),
+    ("at(exp(-x), x, oo)", "0", [("x", "0", "1")]),  # a limit is not a value
+])
+def test_false_or_undefined_identities_through_at_piecewise_and_decimals_are_rejected(lhs, rhs, domain):
+    """Found by a hostile review of the reading of identities as written; each was accepted."""
+    assert not _identity(lhs, rhs, *domain).accepted
+
+
 def test_check_proof_prints_accepted_or_rejected_with_exit_codes(tmp_path):
     good = tmp_path / "good.json"
     good.write_text(json.dumps(_cert(*TANGENT)))

@@ -65,6 +65,12 @@ def test_003_algorithm_1_with_a_nan_value_gap_is_not_verified(ctx, monkeypatch):
     assert _decide("003:algorithm-1", ctx).status not in PASSING
 
 
+def _nan_fun(res):
+    """An optimiser's result whose minimum came back NaN."""
+    res.fun = math.nan
+    return res
+
+
 def test_001_corollary_2_with_a_nan_ratio_is_not_verified(ctx, monkeypatch):
     import olr_verify.papers.s001_gaf.theorem1_regret as tr
 
@@ -76,11 +82,7 @@ def test_001_corollary_2_with_a_nan_ratio_is_not_verified(ctx, monkeypatch):
 def test_001_lemma_6_step_2_corrected_with_a_nan_optimiser_minimum_is_not_verified(ctx, monkeypatch):
     import scipy.optimize
 
-    def spoil(res):
-        res.fun = math.nan
-        return res
-
-    fake = _second_call_nan(scipy.optimize.minimize, spoil)
+    fake = _second_call_nan(scipy.optimize.minimize, _nan_fun)
     monkeypatch.setattr(scipy.optimize, "minimize", fake)
     assert _decide("001:lemma-6/step-2/corrected", ctx).status not in PASSING and len(fake.calls) >= 2
 
@@ -112,11 +114,7 @@ def test_001_algorithm_1_corrected_with_a_nan_certified_error_is_not_verified(ct
 def test_002_lemma_4_1_with_a_nan_conjugate_value_is_not_verified(ctx, monkeypatch):
     import scipy.optimize
 
-    def spoil(res):
-        res.fun = math.nan
-        return res
-
-    fake = _second_call_nan(scipy.optimize.minimize_scalar, spoil)
+    fake = _second_call_nan(scipy.optimize.minimize_scalar, _nan_fun)
     monkeypatch.setattr(scipy.optimize, "minimize_scalar", fake)
     assert _decide("002:lemma-4.1", ctx).status not in PASSING and len(fake.calls) >= 2
 

@@ -111,3 +111,12 @@ def test_ekf_with_a_hidden_projection_is_not_parameter_free(ctx, monkeypatch):
 
     monkeypatch.setattr(EKF, "state", clipped)
     assert registry.decide("004:claim-6", ctx).status == "inconclusive"
+
+
+def test_lemma_4_1_runs_its_proof_steps_in_quick_mode_too(ctx, monkeypatch):
+    """In quick mode the steps were replaced by a literal verified outcome (they take 0.4 s)."""
+    import olr_verify.papers.s002_scale_invariant.sections1_to_4 as s24
+    from olr_verify.outcome import Outcome
+
+    monkeypatch.setattr(s24, "lemma_4_1_steps", lambda ctx: Outcome("inconclusive", "planted", {}))
+    assert s24.lemma_4_1(ctx).status == "inconclusive"

@@ -213,7 +213,7 @@ class _Reader:
     # ---------------------------------------------------------------- entry
     def read(self) -> sp.Basic:
         # "^" means "**" (as in sympy); replaced before parsing so that it binds like "**"
-        self.source = self.text.strip().replace("^", "**")
+        self.source = source_of(self.text)
         if not self.source.isascii():
             bad = next(c for c in self.source if not c.isascii())
             raise ExprError(f"non-ASCII character {bad!r} (U+{ord(bad):04X}) in {_short(self.text)!r}: "
@@ -417,6 +417,16 @@ def parse_any(text: str, names: Mapping[str, sp.Basic] | Iterable[str] | None = 
         raise ExprError(f"expression nested too deeply: {_short(text)!r}") from None
 
 
+def source_of(text: str) -> str:
+    """The Python source the reader parses: ``text`` stripped, ``^`` read as ``**`` (as sympy does)."""
+    return str(text).strip().replace("^", "**")
+
+
+def same_text(a: str, b: str) -> bool:
+    """Two expressions written alike, whitespace aside: an identity between them would certify nothing."""
+    return " ".join(str(a).split()) == " ".join(str(b).split())
+
+
 def operands(text: str) -> list[str]:
     """The text of every operand written in ``text`` (calls, operations; not names or numbers) and of 1/(b) for
     each division by b. Read one by one they show what reading the whole may cancel: sympy reads x/x as 1 and
@@ -424,7 +434,7 @@ def operands(text: str) -> list[str]:
     the whole domain: stricter than needed, never looser). For at(f, x, v), the operands of f are listed as written
     and also at x = v (``at(op, x, v)``): v may lie outside x's range. Texts are cut from the source as written
     (a decimal keeps all its digits)."""
-    source = str(text).strip().replace("^", "**")
+    source = source_of(text)
     out: list[str] = []
 
     def seg(node: ast.AST) -> str:
@@ -465,7 +475,7 @@ def operands(text: str) -> list[str]:
 
 def bound_by_at(text: str) -> set[str]:
     """The variables that an at(f, x, v) of ``text`` replaces: f holds at points outside x's range."""
-    tree = ast.parse(str(text).strip().replace("^", "**"), mode="eval")
+    tree = ast.parse(source_of(text), mode="eval")
     return {call.args[1].id for call in ast.walk(tree)
             if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "at"
             and len(call.args) == 3 and isinstance(call.args[1], ast.Name)}

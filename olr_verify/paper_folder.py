@@ -146,7 +146,7 @@ def _with_evidence(out: Outcome, extra: dict[str, Any]) -> Outcome:
 
 def _bare_node(entry: dict[str, Any], where: str) -> Callable[[Context], Outcome]:
     from olr_verify.checks import scalar_common as sc
-    from olr_verify.expr import parse_relation
+    from olr_verify.expr import parse_relation, same_text
 
     if "links" in entry:
         links = entry["links"]
@@ -175,7 +175,7 @@ def _bare_node(entry: dict[str, Any], where: str) -> Callable[[Context], Outcome
             symbols = entry.get("symbols", {})
             texts = str(entry["lhs"]), str(entry["rhs"])
             lhs, rhs = (identity_names(text, domain, symbols) for text in texts)
-            if " ".join(texts[0].split()) == " ".join(texts[1].split()):
+            if same_text(*texts):
                 raise PaperError("lhs and rhs are the same text: the identity would check nothing "
                                  "(write the printed expression, e.g. diff(f, x) rather than its result)")
             what, points = str(entry.get("what", "")), entry.get("points")

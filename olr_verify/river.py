@@ -118,9 +118,13 @@ class _FeatureMixin:
         self._learner = None
         self._pending: list = []  # targets of the rounds learned before any feature was seen (x = 0 there)
         self._R = 0.0  # running max of ||x_t|| (practical mode)
-        self._tracks_R = self._uses_R and self.R is None  # practical mode
         self._seen = (None, None, None, 0.0)  # (key order, packed doubles, vector, ||vector||²) of the last conversion
         self._order: tuple = (None, None)  # (keys, permutation to the coordinates) of the last order != _names
+
+    @property
+    def _tracks_R(self) -> bool:
+        """Practical mode: R_t is the running max of ||x_s|| (module docstring)."""
+        return self._uses_R and self.R is None
 
     def _known(self, x: dict):
         """(vector, squared norm) if x has exactly the known features, in a key order seen before, with numeric

@@ -22,7 +22,7 @@ from flint import ctx, fmpq
 
 from olr_verify.kernel.inequality import (MAX_TERMS, Inequality, Rejected, _box_str, _terms, check_inequality,
                                          env_of, read_expr)
-from olr_verify.expr import bound_by_at, operands
+from olr_verify.expr import bound_by_at, operands, same_text
 from olr_verify.kernel.intervals import Undefined, compile_expr
 
 FORMAT = "olr-verify-certificate/1"
@@ -94,7 +94,7 @@ def _identity(cert: dict) -> None:
     exactly, read with the real, signed symbols of :func:`_signed` (the reader may evaluate as it reads: two
     different texts that read as one expression, such as diff(x**2, x) and 2*x, are an identity shown by
     reading; two equal texts show nothing)."""
-    if " ".join(str(cert["lhs"]).split()) == " ".join(str(cert["rhs"]).split()):
+    if same_text(cert["lhs"], cert["rhs"]):
         raise Rejected("lhs and rhs are the same text: the identity certifies nothing")
     names = [str(d[0]) for d in cert["domain"]]
     lhs, rhs = read_expr(cert["lhs"], names), read_expr(cert["rhs"], names)

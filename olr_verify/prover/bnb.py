@@ -190,12 +190,13 @@ class BnB:
             self._close("zero_face")
             return True
         c = [(lo + hi) / 2 for lo, hi in b]
+        cenv = s.point_env(c)
         grads, fc = {}, None
         for i in free:
             g = s.grad(i)
             grads[i] = g(env) if g is not None else None
         if all(grads[i] is not None for i in free):
-            fc = s.f(s.point_env(c))
+            fc = s.f(cenv)
             acc = fc
             for i in free:
                 lo, hi = b[i]
@@ -223,7 +224,6 @@ class BnB:
         if width <= self.touch_width and not s.manifolds and self._touching(b, free):
             self._close("touching_point")
             return True
-        cenv = s.point_env(c)
         if fc is None:  # the centre's enclosure, unless the mean-value form above computed it
             fc = s.f(cenv)
         if fc.certainly_lt0() and (not s.constraints or s.inside(cenv)):

@@ -76,6 +76,13 @@ def positive_float(text: str) -> float:
     return x
 
 
+def pattern_type(text: str) -> str:
+    """``--only``: a claim id or glob; an empty pattern would select every claim (a full run), so it is refused."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("--only needs a claim id or glob (an empty pattern would select every claim)")
+    return text
+
+
 _UNITS = {"": 1.0, "s": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0}
 
 
@@ -153,6 +160,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0 if confirmed else 1
 
 
+def cmd_check_proof(args: argparse.Namespace) -> int:
+    """Prints ``accepted`` (exit 0) or ``rejected: <reason>`` (exit 1): the kernel's verdict on the file."""
+    from olr_verify.kernel.cli import verdict_of
+
+    ok, reason = verdict_of(args.path, args.results)
+    print("accepted" if ok else f"rejected: {reason}")
+    return 0 if ok else 1
+
+
 def _optional(module: str):
     """A subcommand implemented in another module (``add_arguments`` and ``main``), if present."""
     try:
@@ -170,7 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
 
     p = sub.add_parser("run", help="verify the claim registry and write the report")
-    p.add_argument("--only", help="a claim id or glob (an id also selects its parts)")
+    p.add_argument("--only", type=pattern_type, help="a claim id or glob (an id also selects its parts)")
     p.add_argument("--quick", action="store_true", help="reduced budgets (about 2 minutes)")
     p.add_argument("--out", default=str(DEFAULT_OUT), help="output folder (default reports/latest)")
     p.add_argument("--jobs", type=jobs_type, default=None,
@@ -187,7 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", choices=["000", "001", "002", "003", "004"])
     p.add_argument("--kind", help="lemma, theorem, equation, algorithm, ...")
     p.add_argument("--status", choices=["proved", "refuted", "verified", "inconclusive", "error", "not run"])
-    p.add_argument("--only", help="a claim id or glob")
+    p.add_argument("--only", type=pattern_type, help="a claim id or glob")
     p.add_argument("--results", default=str(DEFAULT_OUT / "results.json"),
                    help="results.json giving the statuses (default reports/latest/results.json)")
     p.add_argument("--paper", action="append", default=[], metavar="DIR",
@@ -203,13 +219,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_replay)
 
     for name, module, text in (("prove", "olr_verify.prover.cli", "prove a scalar inequality"),
-                               ("hunt", "olr_verify.hunting.cli", "run a bound-hunting campaign"),
-                               ("check-proof", "olr_verify.kernel.cli", "re-check a proof certificate (kernel)")):
+                               ("hunt", "olr_verify.hunting.cli", "run a bound-hunting campaign")):
         mod = _optional(module)
         if mod is not None:
             p = sub.add_parser(name, help=text)
             mod.add_arguments(p)
             p.set_defaults(func=mod.main)
+
+    p = sub.add_parser("check-proof", help="re-check a proof certificate (kernel)")
+    p.add_argument("path", type=Path, help="a certificate JSON file (e.g. reports/latest/certificates/000_lemma-5.json)")
+    p.add_argument("--results", type=Path, default=None,
+                   help="results.json binding the certificate's claim (default: ../../results.json if present)")
+    p.set_defaults(func=cmd_check_proof)
     return parser
 
 

@@ -34,6 +34,21 @@ _CLAIM_FIELDS = {"id", "title", "check_kind", "statement", "source", "notes", "v
                  "defect_reason", "defect_range", "depends_on", "domain", "printed_domain", "relation", "lhs", "rhs", "links", "learner",
                  "learner_params", "bound", "params", "inconclusive"} | _NODE_FIELDS
 _PAPER_FIELDS = {"key", "title", "authors", "notes"}
+_TEXT_FIELDS = ("title", "source", "notes", "variant_of", "defect", "defect_reason", "defect_range", "printed_domain")
+#: The fields a claim decided as data may carry besides the common ones (id, title, text, defect, ...): a field of
+#: another kind would be silently ignored (a relation on a regret bound, a learner on an inequality), so it is an
+#: error. A claim of a declarative kind without any decision field waits for a Python @check and keeps its
+#: ``domain`` as printed text.
+_COMMON = {"id", "title", "check_kind", "statement", "source", "notes", "variant_of", "defect", "defect_reason",
+           "defect_range", "depends_on", "printed_domain"}
+_WRAPPERS = {"evidence", "restricted", "cited"}
+_INEQUALITY = {"relation", "domain", "reading", "search_only", "prover_seconds"} | _WRAPPERS
+_IDENTITY = {"lhs", "rhs", "domain", "symbols", "what", "points", "reading"} | _WRAPPERS
+_CHAIN = {"links", "method"} | _WRAPPERS
+_KIND_FIELDS = {"scalar-inequality": _INEQUALITY, "identity": _IDENTITY, "chain": _CHAIN,
+                "regret-bound": {"learner", "learner_params", "bound", "params", "domain"},
+                "undecided": {"inconclusive", "domain"}}
+MAX_PROVER_SECONDS = 600
 
 
 class PaperError(ValueError):
@@ -55,12 +70,18 @@ def read(folder: str | Path) -> tuple[dict[str, str], list[dict[str, Any]]]:
     unknown = set(paper) - _PAPER_FIELDS
     if unknown:
         raise PaperError(f"{path}: unknown [paper] field(s) {sorted(unknown)}")
-    key = str(paper.get("key", ""))
-    if not KEY_RE.match(key):
+    bad = [k for k, v in paper.items() if not isinstance(v, str)]
+    if bad:
+        raise PaperError(f"{path}: [paper] {bad[0]} must be a string")
+    key = paper.get("key", "")
+    if not KEY_RE.fullmatch(key):  # fullmatch: "$" would accept a key ending in a newline
         raise PaperError(f"{path}: [paper] key {key!r} must match [a-z0-9][a-z0-9_-]*")
     entries = data.get("claim", [])
-    if not isinstance(entries, list) or not entries:
+    if not isinstance(entries, list) or not entries or not all(isinstance(e, dict) for e in entries):
         raise PaperError(f"{path}: no [[claim]] entries")
+    from olr_verify.registry import ID_RE
+
+    ids = [e.get("id") for e in entries]
     for i, entry in enumerate(entries):
         where = f"{path}: claim {entry.get('id', '#' + str(i + 1))}"
         unknown = set(entry) - _CLAIM_FIELDS
@@ -71,8 +92,19 @@ def read(folder: str | Path) -> tuple[dict[str, str], list[dict[str, Any]]]:
                 raise PaperError(f"{where}: needs {field!r} (a string)")
         if not entry["id"].startswith(key + ":"):
             raise PaperError(f"{where}: id must start with the paper key {key + ':'!r}")
+        if not ID_RE.fullmatch(entry["id"]):  # the registry's ID_RE.match would accept a trailing newline
+            raise PaperError(f"{where}: claim id {entry['id']!r} does not follow <key>:<kind>-<number>[/<part>]")
+        if ids.count(entry["id"]) > 1:
+            raise PaperError(f"{where}: claim id {entry['id']} is declared twice")
+        for field in _TEXT_FIELDS:
+            if field in entry and not isinstance(entry[field], str):
+                raise PaperError(f"{where}: {field} must be a string")
+        if entry.get("variant_of") and entry["variant_of"] not in ids:
+            raise PaperError(f"{where}: variant_of {entry['variant_of']!r} is not a claim of this paper.toml")
         _check_shapes(entry, where)
-    return {k: str(v) for k, v in paper.items()}, entries
+        if not all(d.startswith(key + ":") for d in entry.get("depends_on", [])):
+            raise PaperError(f"{where}: depends_on names results of this paper (ids starting with {key + ':'!r})")
+    return dict(paper), entries
 
 
 def _check_shapes(entry: dict[str, Any], where: str) -> None:
@@ -81,13 +113,37 @@ def _check_shapes(entry: dict[str, Any], where: str) -> None:
     deps = entry.get("depends_on", [])
     if not (isinstance(deps, list) and all(isinstance(d, str) for d in deps)):
         raise PaperError(f"{where}: depends_on must be a list of claim ids (strings)")
+    if entry["check_kind"] in _KIND_FIELDS and any(f in entry for f in _DECISION_FIELDS):
+        stray = set(entry) - _COMMON - _KIND_FIELDS[entry["check_kind"]]
+        if stray:
+            raise PaperError(f"{where}: field(s) {sorted(stray)} do not apply to check_kind {entry['check_kind']!r} "
+                             "(they would be ignored)")
+        if entry["check_kind"] in ("regret-bound", "undecided") and not isinstance(entry.get("domain", ""), str):
+            raise PaperError(f"{where}: domain of a {entry['check_kind']} claim is printed text")
     nodes = [entry]
     while nodes:
         node = nodes.pop()
         points = node.get("points")
         if points is not None and not (type(points) is int and 1 <= points <= 10_000):
             raise PaperError(f"{where}: points must be an integer from 1 to 10000, got {points!r}")
+        seconds = node.get("prover_seconds")
+        if seconds is not None and not (type(seconds) in (int, float) and 0 < seconds <= MAX_PROVER_SECONDS):
+            raise PaperError(f"{where}: prover_seconds must be a number of seconds in (0, {MAX_PROVER_SECONDS}], "
+                             f"got {seconds!r}")
+        if "search_only" in node and type(node["search_only"]) is not bool:
+            raise PaperError(f"{where}: search_only must be true or false, got {node['search_only']!r}")
+        for field in ("cited", "label", "reading", "what", "method"):
+            if field in node and not (isinstance(node[field], str) and node[field].strip()):
+                raise PaperError(f"{where}: {field} must be a non-empty string, got {node[field]!r}")
+        restricted = node.get("restricted")
+        if restricted is not None and not (isinstance(restricted, dict) and set(restricted) == {"proved_on", "printed"}
+                                           and all(isinstance(v, str) and v.strip() for v in restricted.values())):
+            raise PaperError(f"{where}: restricted must be {{ proved_on = \"...\", printed = \"...\" }} (non-empty)")
         links = node.get("links", [])
+        if isinstance(links, list):
+            labels = [str(link.get("label", f"link-{i + 1}")) for i, link in enumerate(links) if isinstance(link, dict)]
+            if len(set(labels)) != len(labels):
+                raise PaperError(f"{where}: two links of one chain have the same label (the evidence is by label)")
         nodes += [link for link in links if isinstance(link, dict)] if isinstance(links, list) else []
 
 
@@ -107,13 +163,26 @@ def domain_of(value: Any, where: str, empty_ok: bool = False) -> dict[str, tuple
         if not (isinstance(bounds, list) and len(bounds) == 2):
             raise PaperError(f"{where}: domain.{name} must be [lo, hi]")
         lo, hi = (str(b) for b in bounds)
+        ends = []
         for b in (lo, hi):
             try:
-                parse_expr(b, list(out))
+                ends.append(parse_expr(b, list(out)))
             except ValueError as exc:
                 raise PaperError(f"{where}: domain.{name}: {exc}") from None
+        _nonempty(name, *ends, where)
         out[name] = (lo, hi)
     return out
+
+
+def _nonempty(name: str, lo, hi, where: str) -> None:
+    """A range whose constant ends are in the wrong order is empty: every statement holds on it vacuously, so a
+    typo would be reported ``verified`` or ``proved``. (Dependent ends are checked by the deciders.)"""
+    import sympy as sp
+
+    if lo == sp.oo or hi == -sp.oo:
+        raise PaperError(f"{where}: domain.{name}: the range [{lo}, {hi}] is empty (lo = oo or hi = -oo)")
+    if not (lo.free_symbols or hi.free_symbols) and bool(lo > hi):
+        raise PaperError(f"{where}: domain.{name}: lo {lo} > hi {hi}: the range is empty")
 
 
 def _node(entry: dict[str, Any], where: str) -> Callable[[Context], Outcome]:
@@ -124,7 +193,7 @@ def _node(entry: dict[str, Any], where: str) -> Callable[[Context], Outcome]:
 
     decide = _bare_node(entry, where)
     extra = entry.get("evidence")
-    if extra is not None and "links" not in entry:  # a chain passes it to combine
+    if extra is not None:
         if not isinstance(extra, dict):
             raise PaperError(f"{where}: evidence must be a table")
         bare, decide = decide, lambda ctx: _with_evidence(bare(ctx), extra)
@@ -140,8 +209,16 @@ def _node(entry: dict[str, Any], where: str) -> Callable[[Context], Outcome]:
 
 
 def _with_evidence(out: Outcome, extra: dict[str, Any]) -> Outcome:
-    """``out`` with the declared extra evidence (notes, readings) added; the verdict is unchanged."""
-    return Outcome(out.status, out.method, {**out.evidence, **extra}, out.counterexample, out.certificate)
+    """``out`` with the declared extra evidence (notes, readings) added; the verdict is unchanged, and so is the
+    evidence the decider computed: a declared key that it also wrote (``links``, ``counterexample``,
+    ``search_points``...) is kept apart, under ``declared_evidence``, never in its place."""
+    evidence = dict(out.evidence)
+    for key, value in extra.items():
+        if key in evidence:
+            evidence.setdefault("declared_evidence", {})[key] = value
+        else:
+            evidence[key] = value
+    return Outcome(out.status, out.method, evidence, out.counterexample, out.certificate)
 
 
 def _bare_node(entry: dict[str, Any], where: str) -> Callable[[Context], Outcome]:
@@ -158,8 +235,7 @@ def _bare_node(entry: dict[str, Any], where: str) -> Callable[[Context], Outcome
         deciders = [(str(link.get("label", f"link-{i + 1}")), _node(link, f"{where}, link {i + 1}"))
                     for i, link in enumerate(links)]
         method = str(entry.get("method", "printed chain, link by link"))
-        extra = entry.get("evidence")
-        return lambda ctx: sc.combine([(label, decide(ctx)) for label, decide in deciders], method, extra)
+        return lambda ctx: sc.combine([(label, decide(ctx)) for label, decide in deciders], method)
     domain = domain_of(entry.get("domain"), where, empty_ok="relation" not in entry)
     names = list(domain)
     reading = str(entry.get("reading", ""))
@@ -197,8 +273,13 @@ def identity_names(text: str, domain: dict[str, Any], symbols: Any) -> Any:
 
     if not isinstance(symbols, dict):
         raise PaperError("symbols must be a table name -> assumptions")
+    from olr_verify.expr import NOT_A_VARIABLE
+
     names = {n: sp.Symbol(n) for n in domain}
     for name, given in symbols.items():
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name) or name in NOT_A_VARIABLE:
+            raise PaperError(f"symbols.{name}: a symbol is an ASCII name that is not a constant "
+                             f"({', '.join(sorted(NOT_A_VARIABLE))})")
         words = str(given).split()
         if not set(words) <= set(ASSUMPTIONS):
             raise PaperError(f"symbols.{name}: assumptions must be among {ASSUMPTIONS}, got {given!r}")
@@ -288,11 +369,15 @@ def domain_text(entry: dict[str, Any]) -> str:
     """A one-line rendering of a declared domain for the report (``printed_domain`` when given, as printed)."""
     if isinstance(entry.get("printed_domain"), str):
         return entry["printed_domain"]
+    def ranges(table: dict) -> str:  # shown as given; a malformed range is reported by the decider's loader
+        return ", ".join(f"{k} ∈ [{v[0]}, {v[1]}]" if isinstance(v, list) and len(v) == 2 else f"{k}: {v!r}"
+                         for k, v in table.items())
+
     dom = entry.get("domain")
     if isinstance(dom, dict):
-        return ", ".join(f"{k} ∈ [{v[0]}, {v[1]}]" for k, v in dom.items())
+        return ranges(dom)
     if "params" in entry and isinstance(entry["params"], dict):
-        return ", ".join(f"{k} ∈ [{v[0]}, {v[1]}]" for k, v in entry["params"].items())
+        return ranges(entry["params"])
     return str(dom or "")
 
 

@@ -462,6 +462,7 @@ def run(out_dir: Path, only: str | None = None, quick: bool = False, jobs: int |
         raise ValueError(f"jobs must be >= 0 (0 = all cores), got {jobs}")
     check_output_folder(out_dir)
     previous = previous_results(out_dir) if only else None
+    restore = _exit_on_sigterm()
     stage = _stage(out_dir, previous, selected)
     try:
         ctx = Context(out_dir=stage.resolve(), quick=quick, seed=seed)
@@ -482,4 +483,24 @@ def run(out_dir: Path, only: str | None = None, quick: bool = False, jobs: int |
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)  # the runner's own staging folder only
         raise
+    finally:
+        restore()
     return results
+
+
+def _exit_on_sigterm():
+    """During a run, SIGTERM (``timeout``, a cancelled CI job) raises SystemExit(143) instead of killing the process
+    outright, so that :func:`run` removes its staging folder (``.<out>.run-*`` beside ``--out``), which a plain kill
+    left behind; the check processes die with the runner. Returns the function that restores the old handler."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    previous = signal.getsignal(signal.SIGTERM)
+
+    def stop(signum, frame):
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    return lambda: signal.signal(signal.SIGTERM, previous)

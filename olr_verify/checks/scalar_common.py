@@ -121,8 +121,22 @@ def replay_scalar_relation(artefact: dict[str, Any]) -> tuple[bool, dict[str, An
         return False, outside
     slack = eval_exact(slack_expr, point, 60)
     strict = isinstance(rel, (sp.StrictLessThan, sp.StrictGreaterThan))
-    confirmed = bool(slack.is_real and (slack < -RELATION_TOLERANCE or (strict and abs(slack) < STRICT_ZERO)))
+    confirmed = bool(slack.is_real and (slack < -RELATION_TOLERANCE or (strict and exact_zero(slack_expr, point))))
     return confirmed, {"slack_60_digits": str(slack), "tolerance": RELATION_TOLERANCE}
+
+
+def exact_zero(expr, point: dict[str, str]) -> bool:
+    """``expr`` is exactly 0 at the exact point (sympy; a tiny positive value such as e^-1000 is not 0): where a
+    strict relation fails."""
+    sp = _sp()
+    subs = {s: _exact(point[s.name]) for s in expr.free_symbols if s.name in point}
+    value = expr.subs(subs)
+    if abs(sp.N(value, 30)) > STRICT_ZERO:
+        return False
+    try:
+        return bool(sp.simplify(value) == 0)
+    except Exception:  # noqa: BLE001 - not shown to be 0
+        return False
 
 
 @replayer("identity")
@@ -138,10 +152,20 @@ def replay_identity(artefact: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
     rhs = eval_exact(rhs_e, point, 60)
     if not (lhs.is_real and rhs.is_real):
         return False, {"reason": "lhs or rhs is not a real number at the point", "lhs": str(lhs), "rhs": str(rhs)}
+    constant = nonzero_constant(lhs_e - rhs_e)
+    if constant is not None:  # exact: the sides differ by this constant wherever both are defined
+        return True, {"lhs": str(lhs), "rhs": str(rhs), "exact_difference": str(constant)}
     diff = abs(lhs - rhs)
     scale = 1 + abs(lhs) + abs(rhs)
     return bool(diff > IDENTITY_TOLERANCE * scale), {"lhs": str(lhs), "rhs": str(rhs), "difference": str(diff),
                                                      "tolerance": f"{IDENTITY_TOLERANCE} * (1 + |lhs| + |rhs|)"}
+
+
+def nonzero_constant(diff):
+    """The nonzero rational that ``diff`` expands to (``x + 10**-60 - x``), or None: a difference far below any
+    sampling tolerance, decided exactly."""
+    value = _sp().expand(diff)
+    return value if value.is_Rational and value != 0 else None
 
 
 # --------------------------------------------------------------------------- statement mode (replay binding)
@@ -275,12 +299,19 @@ def identity_certificate(lhs, rhs, domain: dict[str, tuple[str, str]],
     return cert
 
 
-def _sample_point(domain: dict[str, tuple[str, str]], rng) -> dict[str, str]:
-    """An exact rational point of the (possibly nested) domain, drawn with ``rng``."""
+def _sample_point(domain: dict[str, tuple[str, str]], rng, end: str | None = None) -> dict[str, str]:
+    """An exact rational point of the (possibly nested) domain, drawn with ``rng``; ``end`` = "lo" or "hi" puts
+    every variable with a finite end at that end (exactly), the others drawn."""
     sp = _sp()
     point: dict[str, str] = {}
     for name, (lo, hi) in domain.items():
         subs = {sp.Symbol(k): sp.Rational(v) for k, v in point.items()}
+        at = {"lo": lo, "hi": hi}.get(end or "")
+        if at is not None and at not in ("-oo", "oo"):
+            value = sp.nsimplify(parse(at).subs(subs))
+            if value.is_Rational:
+                point[name] = str(value)
+                continue
         lo_v = float(parse(lo).subs(subs)) if lo not in ("-oo",) else None
         hi_v = float(parse(hi).subs(subs)) if hi not in ("oo",) else None
         if lo_v is not None and hi_v is not None:
@@ -320,30 +351,44 @@ def identity(lhs, rhs, domain: dict[str, tuple[str, str]], ctx: Context, *, what
     rng = np.random.default_rng(ctx.seed)
     n = points or (8 if ctx.quick else 30)
     worst = 0.0
-    evaluated = 0
+    evaluated, undefined = 0, []
     free = sorted({str(x) for x in lhs.free_symbols | rhs.free_symbols} - set(domain))
     sampled = {**domain, **{name: ("-oo", "oo") for name in free}}  # a name outside the domain is any real
-    for _ in range(n):
-        pt = _sample_point(sampled, rng)
+    constant = nonzero_constant(diff)
+    for i in range(n + 2):
+        end = ("lo", "hi")[i] if i < 2 else None  # the ends of the ranges first, exactly
+        pt = _sample_point(sampled, rng, end)
         try:
             lv, rv = eval_exact(lhs, pt, 50), eval_exact(rhs, pt, 50)
-        except (ArithmeticError, TypeError):  # undefined there, or sympy lost the digits
+        except PrecisionLost:
             continue
-        if not (lv.is_real and rv.is_real) or lv.free_symbols or rv.free_symbols:
+        except (ArithmeticError, TypeError):
+            lv = rv = None
+        if lv is None or not (lv.is_real and rv.is_real) or lv.free_symbols or rv.free_symbols:
+            if end is None:  # an end may be a printed open end (x > 0 registered as [0, ...])
+                undefined.append(pt)
             continue
         rel = abs(lv - rv) / (1 + abs(lv) + abs(rv))
-        if rel > 1e-30:
+        if rel > IDENTITY_TOLERANCE or constant is not None:
             art = {"replay": {"type": "identity", "lhs": sp.sstr(lhs), "rhs": sp.sstr(rhs), "point": pt}}
             ev.update({"lhs_50": str(lv), "rhs_50": str(rv), "point": pt})
+            if constant is not None:
+                ev["exact_difference"] = str(constant)
+                return Outcome("refuted", "exact: lhs - rhs expands to a nonzero constant", ev, art)
             return Outcome("refuted", "50-digit evaluation at a random rational point", ev, art)
         worst = max(worst, float(rel))
         evaluated += 1
+    if undefined:
+        ev.update({"undefined_at": undefined[:3], "points_undefined": len(undefined), "points_50_digits": evaluated,
+                   "reason": "a side is not a real number at a point inside the domain: the identity is not shown "
+                             "on the stated domain"})
+        return Outcome("inconclusive", "50-digit evaluation at random points (sympy undecided)", ev)
     if evaluated == 0:
         ev["reason"] = "no sample point could be evaluated (free symbols outside the domain?)"
         return Outcome("inconclusive", "sympy undecided and no numeric evidence", ev)
     ev.update({"sympy": "could not reduce lhs - rhs to 0", "points_50_digits": evaluated,
-               "max_relative_difference": worst})
-    return Outcome("verified", "50-digit evaluation at random points (sympy undecided)", ev)
+               "max_relative_difference": worst, "ends_sampled": True})
+    return Outcome("verified", "50-digit evaluation at random points and at the ends (sympy undecided)", ev)
 
 
 # --------------------------------------------------------------------------- inequalities
@@ -400,7 +445,8 @@ def in_domain(point: dict[str, str], domain: dict[str, tuple[str, str]]) -> bool
 
 
 def search(relation: str, domain: dict[str, tuple[str, str]], ctx: Context, n: int | None = None):
-    """Seeded float search for a violation; returns (exact point or None, samples, min float slack)."""
+    """Seeded float search for a violation; returns (exact point or None, samples, min float slack, points where
+    the relation is not defined)."""
     import numpy as np
     sp = _sp()
 
@@ -411,8 +457,10 @@ def search(relation: str, domain: dict[str, tuple[str, str]], ctx: Context, n: i
     from olr_verify.prover.refute import lambdify  # numpy with Sigmoid, Softplus, Exprel, Max, Min, erf
 
     f = lambdify(slack, syms)
+    strict = isinstance(rel, (sp.StrictLessThan, sp.StrictGreaterThan))
     rng = np.random.default_rng(ctx.seed)
     n = n or (3000 if ctx.quick else 40000)
+    special = 3 * (len(names) + 1)  # rows at the exact ends and at 0: all variables, then one variable at a time
     cols: dict[str, np.ndarray] = {}
     for name, (lo, hi) in domain.items():
         env = {k: cols[k] for k in cols}
@@ -433,15 +481,17 @@ def search(relation: str, domain: dict[str, tuple[str, str]], ctx: Context, n: i
             x = np.broadcast_to(hi_v, (n,)).astype(float) - spread
         else:
             x = np.where(u < 0.5, -1.0, 1.0) * spread
+        _put_special(x, len(cols), lo_v, hi_v)
         cols[name] = x
     with np.errstate(all="ignore"):
         s = np.asarray(f(*cols.values()), dtype=float) * np.ones(n)
     ok = np.isfinite(s)
+    undefined = _undefined_points(slack, cols, names, domain, np.isnan(s[special:]), special)
     if not ok.any():
-        return None, 0, None
+        return None, 0, None, undefined
     order = np.argsort(np.where(ok, s, np.inf))[:20]
     for i in order:
-        if not s[i] < 0:
+        if not (s[i] <= 0 if strict else s[i] < 0):
             break
         pt = {v: _to_rational_str(float(cols[v][i])) for v in names}
         if not in_domain(pt, domain):
@@ -450,9 +500,55 @@ def search(relation: str, domain: dict[str, tuple[str, str]], ctx: Context, n: i
             val = eval_exact(slack, pt, 50)
         except Exception:
             continue
-        if val.is_real and val < -1e-40:
-            return pt, int(ok.sum()), float(s[i])
-    return None, int(ok.sum()), float(np.min(s[ok]))
+        if val.is_real and (val < -1e-40 or (strict and exact_zero(slack, pt))):
+            return pt, int(ok.sum()), float(s[i]), undefined
+    return None, int(ok.sum()), float(np.min(s[ok])), undefined
+
+
+def _put_special(x, j: int, lo, hi) -> None:
+    """Rows 0-2 of column ``j``: its low end, its high end and 0 (when in range), as rows 3j+3 to 3j+5: the
+    exact points a random draw never hits (a strict relation's zero at an end, a jump at 0)."""
+    import numpy as np
+
+    for row in (0, 3 * j + 3):
+        for k, value in enumerate((lo, hi, 0.0)):
+            if value is None:
+                continue
+            v = np.broadcast_to(value, x.shape)[row + k]
+            inside = (lo is None or np.broadcast_to(lo, x.shape)[row + k] <= v) and \
+                (hi is None or v <= np.broadcast_to(hi, x.shape)[row + k])
+            if inside:
+                x[row + k] = v
+
+
+def _at_an_end(point: dict[str, str], domain: dict[str, tuple[str, str]]) -> bool:
+    """Some variable of ``point`` sits exactly on a finite end of its range."""
+    sp = _sp()
+    subs = {sp.Symbol(k): _exact(v) for k, v in point.items()}
+    return any(end not in ("-oo", "oo") and sp.simplify(parse(end).subs(subs) - subs[sp.Symbol(name)]) == 0
+               for name, ends in domain.items() for end in ends)
+
+
+def _undefined_points(slack, cols, names, domain, nan_rows, offset: int, tries: int = 3) -> list[dict[str, str]]:
+    """Up to ``tries`` drawn points (not the special rows, and no point on an end: an end may be a printed open end
+    registered closed) where the float slack was NaN and the exact slack is not a real number: the relation is not
+    defined there."""
+    import numpy as np
+
+    out = []
+    for i in np.flatnonzero(nan_rows)[:50]:
+        pt = {v: _to_rational_str(float(cols[v][offset + i])) for v in names}
+        if len(out) == tries or not in_domain(pt, domain) or _at_an_end(pt, domain):
+            continue
+        try:
+            val = eval_exact(slack, pt, 30)
+        except PrecisionLost:
+            continue
+        except (ArithmeticError, TypeError):
+            val = None
+        if val is None or not (val.is_real and val.is_finite):
+            out.append(pt)
+    return out
 
 
 PROVER_SECONDS = 10.0  # full mode; the few relations that need longer pass ``prover_seconds``
@@ -514,7 +610,7 @@ def inequality(relation: str, domain: dict[str, tuple[str, str]], ctx: Context, 
         ev["prover"] = "olr_verify.prover could not be imported; float search only"
     else:
         ev["prover"] = "not called: this check asked for a float search only (use_prover=False)"
-    pt, tried, smin = search(relation, domain, ctx)
+    pt, tried, smin, undefined = search(relation, domain, ctx)
     ev.update({"search_points": tried, "min_float_slack": smin, "seconds": round(time.perf_counter() - t0, 3)})
     if pt is not None:
         ev["counterexample"] = pt
@@ -523,6 +619,13 @@ def inequality(relation: str, domain: dict[str, tuple[str, str]], ctx: Context, 
         return Outcome("refuted", "seeded search, violation confirmed at 50 digits", ev, art)
     if tried == 0:
         return Outcome("inconclusive", "search found no point where the relation evaluates", ev)
+    if undefined:
+        ev.update({"undefined_at": undefined, "reason": "the relation is not a real number at points inside "
+                   "the domain: it is not shown on the stated domain"})
+        return Outcome("inconclusive", "relation undefined at points of the domain", ev)
+    if isinstance(ev.get("prover"), dict) and ev["prover"]["status"] == "refuted":
+        ev["reason"] = "the prover found a violation it could not hand over as a point that replays"
+        return Outcome("inconclusive", "prover refutation not confirmed by a replayable point", ev)
     return Outcome("verified", f"no violation in {tried} seeded samples (float search, not a proof)", ev)
 
 

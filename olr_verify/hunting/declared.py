@@ -13,18 +13,28 @@ The statement hunted is: for every parameter point in the ranges and every seque
 loss of the best ``theta`` with ``||theta|| <= B`` is at most the bound. ``B`` must be a parameter.
 
 The hunt is deterministic: a fixed number of (parameter point, sequence) evaluations from a seed. Parameter
-points are the corners of the ranges first (the edges, where printed constants most often fail), then random
-points, log-uniform where a range spans two decades or more. Sequences: random, label-flipping adaptive
+points are the corners of the ranges first (the edges, where printed constants most often fail: every corner in
+full mode when there are at most ``MAX_CORNERS``, else the all-low and all-high corners and a seeded sample of the
+others), then random points, log-uniform where a range spans two decades or more. Sequences: random, label-flipping adaptive
 (``y_t = -sign(yhat_t)``), constant and alternating labels on one direction, and local search on the labels of
 the worst one. A float violation is confirmed at 50 digits: the learner's predictions (float64, as shipped) give
 its loss exactly, and any feasible ``theta`` gives an upper bound on the comparator's loss, so
 ``loss(learner) - loss(theta) > bound`` at 50 digits proves the violation. The artefact replays by re-running
 the learner on the stored sequence.
+
+A hunt that could not have failed shows nothing: on a sequence whose predictions satisfy ``|yhat_t| <= P`` the
+regret is at most ``n (log(1 + e^P) - log(1 + e^{-BR}))`` (the comparator's loss is at least ``log(1 + e^{-BR})``
+per round), so where the bound is above that cap for every sequence tried at every parameter point, the claim is
+``inconclusive`` (vacuous on what was tried), as the Python hunts do (``Target.vacuous``). A bound or a learner
+argument that is not a finite real number at a tried point, a learner that refuses the point's arguments or the
+hunt's inputs, and arithmetic that fails there leave that point untested: the claim is then ``inconclusive``,
+never ``verified`` and never an ``error``.
 """
 from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -39,8 +49,21 @@ COMPARATOR_TOL = 1e-6  # certified gap of the comparator's value; the ratio uses
 _INTS = ("n", "d")
 
 
-#: Work caps of a declared hunt: n rounds of a d x d learner state, decided inside ``olr-verify run``.
-MAX_N, MAX_D = 10_000, 64
+#: Work caps of a declared hunt: n rounds of a d x d learner state, decided inside ``olr-verify run``. The
+#: certified comparator is the cost: about 30 s and 6 GB at n = 1000, d = 64; 75 s at n = 10^4, d = 1; a
+#: MemoryError at n = 10^4, d = 4 (the old caps, n <= 10^4 and d <= 64, let a declared hunt crash), 2-5 s at
+#: n x d = 16000.
+MAX_N, MAX_D, MAX_ND = 2_000, 64, 16_000
+MAX_PARAMS = 8  # parameters of one bound (the corners are 2^k)
+MAX_CORNERS = 64  # full mode tries every corner up to this many
+#: Ends of a parameter range: 0 or a magnitude float64 learners and the comparator handle.
+MIN_MAGNITUDE, MAX_MAGNITUDE = Fraction(1, 10**9), Fraction(10**9)
+NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
+class Undefined(ValueError):
+    """A tried point where the bound or a learner argument is not a finite real number, or where the learner
+    refuses its arguments or the hunt's inputs: the point is untested (the claim cannot be ``verified``)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -55,22 +78,52 @@ class DeclaredBound:
         missing = [k for k in ("learner", "bound", "params") if k not in entry]
         if missing:
             raise ValueError(f"{where}: regret-bound needs {', '.join(missing)}")
-        params = {k: (str(v[0]), str(v[1])) for k, v in _table(entry["params"], f"{where}: params").items()}
+        from olr_verify.expr import check_variable_names
+
+        table = _table(entry["params"], f"{where}: params")
+        for name, value in table.items():
+            if not NAME_RE.fullmatch(name):
+                raise ValueError(f"{where}: params.{name}: a parameter name is a letter then letters, digits or _")
+            if not (isinstance(value, list) and len(value) == 2
+                    and all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in value)):
+                raise ValueError(f"{where}: params.{name} must be [lo, hi] (two numbers or expressions)")
+        try:
+            check_variable_names(table)
+        except ValueError as exc:
+            raise ValueError(f"{where}: params: {exc}") from None
+        if len(table) > MAX_PARAMS:
+            raise ValueError(f"{where}: params: at most {MAX_PARAMS} parameters, got {len(table)}")
+        params = {k: (str(v[0]), str(v[1])) for k, v in table.items()}
         for name in ("B", "n", "d"):
             if name not in params:
                 raise ValueError(f"{where}: params must give a range for {name!r}")
-        spec = cls(str(entry["learner"]), {k: str(v) for k, v in
-                                            _table(entry.get("learner_params", {}), f"{where}: learner").items()},
-                   str(entry["bound"]), params)
-        spec.learner_class()
+        args = _table(entry.get("learner_params", {}), f"{where}: learner_params")
+        if not all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in args.values()):
+            raise ValueError(f"{where}: learner_params values must be expressions of the parameters (strings)")
+        spec = cls(str(entry["learner"]), {k: str(v) for k, v in args.items()}, str(entry["bound"]), params)
+        spec.check_arguments(where)
         spec.compiled()
         return spec
 
+    def check_arguments(self, where: str) -> None:
+        """learner_params name the constructor's own arguments; ``d`` is the hunt's (the sequences are in R^d)."""
+        import inspect
+
+        accepted = inspect.signature(self.learner_class()).parameters
+        for name in self.learner_params:
+            if name == "d":
+                raise ValueError(f"{where}: learner_params.d: d is passed by the hunt (the sequences' dimension); "
+                                 "give its range in params")
+            if name not in accepted or name == "self":
+                raise ValueError(f"{where}: learner_params.{name}: {self.learner} takes no argument {name!r} "
+                                 f"(it takes {', '.join(p for p in accepted if p != 'd')})")
+
     def learner_class(self):
         import algorithms
+        from algorithms._base import OnlineLearner
 
         cls = getattr(algorithms, self.learner, None) if self.learner in algorithms.__all__ else None
-        if not (isinstance(cls, type) and hasattr(cls, "predict") and hasattr(cls, "update")):
+        if not (isinstance(cls, type) and issubclass(cls, OnlineLearner) and cls is not OnlineLearner):
             raise ValueError(f"learner {self.learner!r} is not a binary learner class of algorithms/")
         return cls
 
@@ -87,14 +140,27 @@ class DeclaredBound:
             if name in _INTS and (lo_v < 1 or not (lo_v.is_Integer and hi_v.is_Integer)):
                 raise ValueError(f"params.{name}: must be integers >= 1")
             ranges[name] = (Fraction(int(lo_v.p), int(lo_v.q)), Fraction(int(hi_v.p), int(hi_v.q)))
+            if any(v != 0 and not MIN_MAGNITUDE <= abs(v) <= MAX_MAGNITUDE for v in ranges[name]):
+                raise ValueError(f"params.{name}: each end must be 0 or of magnitude in [1e-9, 1e9] (the hunt runs "
+                                 f"in float64), got [{lo}, {hi}]")
         if ranges["B"][0] <= 0:
             raise ValueError("params.B: the comparator radius must be > 0")
+        if "R" in ranges and ranges["R"][0] <= 0:
+            raise ValueError("params.R: the radius of the inputs (||x_t|| <= R) must be > 0: with R <= 0 no sequence "
+                             "satisfies the hypothesis and nothing can be hunted")
         for name, cap in (("n", MAX_N), ("d", MAX_D)):
             if ranges[name][1] > cap:
                 raise ValueError(f"params.{name}: at most {cap} (a declared hunt runs in this process; "
                                  f"got {ranges[name][1]})")
-        return {"bound": parse_expr(self.bound, names), "ranges": ranges,
-                "args": {k: parse_expr(v, names) for k, v in self.learner_params.items()}}
+        if ranges["n"][1] * ranges["d"][1] > MAX_ND:
+            raise ValueError(f"params: n x d at most {MAX_ND} at the largest n and d (the certified comparator's "
+                             f"work; got {ranges['n'][1]} x {ranges['d'][1]})")
+        import sympy as sp
+
+        symbols = {k: sp.Symbol(k, integer=True, positive=True) if k in _INTS else sp.Symbol(k, real=True)
+                   for k in names}  # n and d are integers >= 1: an argument such as inner_steps = "n" stays an int
+        return {"bound": parse_expr(self.bound, symbols), "ranges": ranges,
+                "args": {k: parse_expr(v, symbols) for k, v in self.learner_params.items()}}
 
 
 def _table(value: Any, where: str) -> dict[str, Any]:
@@ -104,11 +170,35 @@ def _table(value: Any, where: str) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- parameter points
-def _param_points(ranges: dict[str, tuple[Fraction, Fraction]], count: int, rng) -> list[dict[str, Fraction]]:
-    """Corners of the ranges first, then random exact points (log-uniform over wide positive ranges)."""
-    names = list(ranges)
-    corners = {tuple(ranges[k][(mask >> i) & 1] for i, k in enumerate(names)) for mask in range(2 ** len(names))}
-    points = [dict(zip(names, c)) for c in sorted(corners)][:max(1, count // 2)]
+def _corners(ranges: dict[str, tuple[Fraction, Fraction]], limit: int, rng) -> list[dict[str, Fraction]]:
+    """At most ``limit`` distinct corners of the ranges: the all-low and the all-high corner first, then every
+    other corner if they fit, else a seeded sample of them (never the first ``limit`` in sorted order, which would
+    leave out every corner where the first parameters are high)."""
+    names = [k for k in ranges if ranges[k][0] != ranges[k][1]]  # a fixed parameter has one value
+    fixed = {k: lo for k, (lo, hi) in ranges.items() if lo == hi}
+    total = 2 ** len(names)
+    if total <= limit:
+        masks = [0, total - 1] + list(range(1, total - 1))
+    else:
+        masks, seen = [0, total - 1], {0, total - 1}
+        while len(masks) < limit:
+            m = int(rng.integers(total))
+            if m not in seen:
+                seen.add(m)
+                masks.append(m)
+    out = []
+    for mask in dict.fromkeys(masks):
+        corner = {**fixed, **{k: ranges[k][(mask >> i) & 1] for i, k in enumerate(names)}}
+        out.append({k: corner[k] for k in ranges})
+    return out[:max(1, limit)]
+
+
+def _param_points(ranges: dict[str, tuple[Fraction, Fraction]], count: int, rng,
+                  corner_limit: int | None = None) -> list[dict[str, Fraction]]:
+    """Corners of the ranges first (:func:`_corners`, at most ``corner_limit``, default ``count // 2``), then
+    ``count - count // 2`` random exact points (log-uniform over wide positive ranges)."""
+    points = _corners(ranges, max(1, count // 2) if corner_limit is None else corner_limit, rng)
+    count = max(count, len(points) + count - count // 2)
     while len(points) < count:
         p = {}
         for k, (lo, hi) in ranges.items():
@@ -131,15 +221,32 @@ def _value(expr, point: dict[str, Fraction], digits: int = 17):
     return sp.N(expr.subs(subs), digits)
 
 
+def _real(expr, point: dict[str, Fraction], what: str, digits: int = 17):
+    """``expr`` at ``point`` as a finite real sympy number, or :class:`Undefined` (complex, infinite, NaN: e.g. a
+    square root or a logarithm of a negative number, a division by zero)."""
+    value = _value(expr, point, digits)
+    if not (value.is_number and value.is_real is True and value.is_finite is True):
+        shown = ", ".join(f"{k} = {v}" for k, v in point.items())
+        raise Undefined(f"{what} is {value} (not a finite real number) at {shown}")
+    return value
+
+
 # --------------------------------------------------------------------------- sequences
 def _learner(spec: DeclaredBound, compiled: dict[str, Any], point: dict[str, float]):
     import inspect
 
     cls = spec.learner_class()
-    kwargs = {k: float(_value(e, point)) for k, e in compiled["args"].items()}
+    kwargs = {}
+    for k, e in compiled["args"].items():
+        v = _real(e, point, f"learner_params.{k} = {spec.learner_params[k]}")
+        kwargs[k] = int(v) if e.is_integer and v == int(v) else float(v)
     if "d" in inspect.signature(cls).parameters and "d" not in kwargs:
         kwargs["d"] = int(point["d"])
-    return cls(**kwargs), kwargs
+    try:
+        return cls(**kwargs), kwargs
+    except ValueError as exc:
+        shown = ", ".join(f"{k} = {v}" for k, v in point.items())
+        raise Undefined(f"{spec.learner} refuses the arguments {kwargs} at {shown}: {exc}") from None
 
 
 def _radius(point: dict[str, Fraction]) -> float:
@@ -177,15 +284,23 @@ def _sequence(kind: str, learner, n: int, d: int, R: float, rng, labels=None) ->
 def regret(spec: DeclaredBound, compiled: dict[str, Any], point: dict[str, float], X: np.ndarray,
            Y: np.ndarray) -> dict[str, Any]:
     """Float64 regret of the learner on (X, Y) against the certified best theta in the B-ball."""
-    from reference.comparator import best_in_ball
-
     learner, _ = _learner(spec, compiled, point)
     preds = learner.run(X, Y)
     loss = float(np.sum(np.logaddexp(0.0, -Y * preds)))
-    sol = best_in_ball(X, Y, B=float(point["B"]), tol=COMPARATOR_TOL)
+    from reference.comparator import best_in_ball_span
+
+    sol, theta = best_in_ball_span(X, Y, float(point["B"]), tol=COMPARATOR_TOL)
     best = sol.value_bounds[0] if math.isfinite(sol.value_bounds[0]) else sol.value  # a lower bound on the min
-    return {"preds": preds, "theta": sol.theta, "regret": loss - best,
-            "bound": float(_value(compiled["bound"], point))}
+    return {"preds": preds, "theta": theta, "regret": loss - best,
+            "bound": float(_real(compiled["bound"], point, f"the bound {spec.bound}")),
+            "cap": trivial_cap(preds, point)}
+
+
+def trivial_cap(preds: np.ndarray, point: dict[str, Fraction]) -> float:
+    """The largest regret a sequence of len(preds) rounds with these predictions can have against ||theta|| <= B,
+    ||x_t|| <= R: each round at most log(1 + e^|yhat_t|) - log(1 + e^{-BR}) (module docstring)."""
+    P = float(np.max(np.abs(preds))) if len(preds) else 0.0
+    return len(preds) * (float(np.logaddexp(0.0, P)) - float(np.logaddexp(0.0, -float(point["B"]) * _radius(point))))
 
 
 def hunt(spec: DeclaredBound, ctx: Context, seed: int) -> dict[str, Any]:
@@ -194,35 +309,53 @@ def hunt(spec: DeclaredBound, ctx: Context, seed: int) -> dict[str, Any]:
     rng = np.random.default_rng(seed)
     evals = EVALS_QUICK if ctx.quick else EVALS_FULL
     kinds = ("adaptive", "constant", "alternating", "random")
-    points = _param_points(compiled["ranges"], max(1, evals // len(kinds)), rng)
+    count = max(1, evals // len(kinds))
+    points = _param_points(compiled["ranges"], count, rng, None if ctx.quick else max(count // 2, MAX_CORNERS))
     worst: dict[str, Any] = {"ratio": -math.inf}
-    per_point, uncertified, nan = [], 0, 0
+    per_point, uncertified, nan, undefined, can_fail = [], 0, 0, [], False
     for point in points:
         best_here = -math.inf
         for kind in kinds:
             case = _evaluate(spec, compiled, point, kind, rng)
             uncertified += "uncertified" in case
+            if "undefined" in case:
+                undefined.append(case["undefined"])
             if math.isnan(case["ratio"]):
                 nan += 1
                 continue
+            can_fail |= _can_fail(case)
             best_here = max(best_here, case["ratio"])
             if case["ratio"] > worst["ratio"]:
                 worst = case
         per_point.append({"point": point, "worst_ratio": best_here})
     worst = _local_search(spec, compiled, worst, rng, steps=8 if ctx.quick else 24)
+    can_fail |= _can_fail(worst)
     return {"worst": worst, "per_point": per_point, "evaluations": len(points) * len(kinds),
-            "uncertified_comparators": uncertified, "not_a_number": nan}
+            "uncertified_comparators": uncertified, "not_a_number": nan, "undefined": undefined,
+            "could_fail": can_fail}
+
+
+def _can_fail(case: dict[str, Any]) -> bool:
+    """Whether the sequence of ``case`` could have violated its bound: its trivial regret cap exceeds the bound by
+    more than rounding (a cap equal to the bound, as for a proper learner whose predictions reach B R, cannot)."""
+    return "cap" in case and case["cap"] > case["bound"] + 1e-9 * max(1.0, abs(case["bound"]))
 
 
 def _evaluate(spec, compiled, point, kind, rng, labels=None) -> dict[str, Any]:
     from reference.certify import CertificationError
 
-    learner, _ = _learner(spec, compiled, point)
-    X, Y = _sequence(kind, learner, int(point["n"]), int(point["d"]), _radius(point), rng, labels)
     try:
+        learner, _ = _learner(spec, compiled, point)
+        X, Y = _sequence(kind, learner, int(point["n"]), int(point["d"]), _radius(point), rng, labels)
         r = regret(spec, compiled, point, X, Y)
     except CertificationError as exc:
         return {"ratio": -math.inf, "point": point, "kind": kind, "uncertified": str(exc)}
+    except Undefined as exc:
+        return {"ratio": math.nan, "point": point, "kind": kind, "undefined": str(exc)}
+    except (ValueError, ArithmeticError) as exc:  # the learner refused the hunt's input, or its arithmetic failed
+        shown = ", ".join(f"{k} = {v}" for k, v in point.items())
+        return {"ratio": math.nan, "point": point, "kind": kind,
+                "undefined": f"{spec.learner} on a {kind} sequence at {shown}: {type(exc).__name__}: {exc}"}
     if math.isnan(r["regret"]) or math.isnan(r["bound"]):
         ratio = math.nan  # counted by hunt: no comparison may pass on it
     elif r["bound"] > 0:
@@ -311,6 +444,7 @@ def decide(spec: DeclaredBound, ctx: Context, claim_id: str) -> Outcome:
     ev = {"learner": spec.learner, "bound": spec.bound, "params": {k: list(v) for k, v in spec.params.items()},
           "evaluations": res["evaluations"], "uncertified_comparators": res["uncertified_comparators"],
           "regret_or_bound_not_a_number": res["not_a_number"],
+          "could_fail": res["could_fail"],
           "seed": seed, "worst_ratio": worst["ratio"],
           "worst_point": {k: str(v) for k, v in worst.get("point", {}).items()}, "worst_sequence": worst.get("kind"),
           "parameter_points": len(res["per_point"]),
@@ -325,8 +459,19 @@ def decide(spec: DeclaredBound, ctx: Context, claim_id: str) -> Outcome:
             return Outcome("refuted", method + "; violation confirmed at 50 digits", ev, artefact(spec, worst))
         ev["reason"] = "float64 violation not confirmed at 50 digits"
         return Outcome("inconclusive", method, ev)
+    if res["undefined"]:
+        ev["untested"] = res["undefined"][:3]
+        ev["reason"] = (f"{len(res['undefined'])} sequence(s) could not be tested (the bound or a learner argument is "
+                        "not a finite real number there, or the learner refused its arguments or inputs): the "
+                        "statement is not defined, or not checkable, on the whole declared range")
+        return Outcome("inconclusive", method, ev)
     if res["uncertified_comparators"] or res["not_a_number"]:
         ev["reason"] = ("a sequence whose comparator could not be certified, or whose regret or bound is NaN, was "
                         "not tested: a violation there is neither confirmed nor dismissed")
+        return Outcome("inconclusive", method, ev)
+    if not res["could_fail"]:
+        ev["reason"] = ("vacuous on what was tried: at every parameter point the bound is at least n (log(1 + e^P) - "
+                        "log(1 + e^{-BR})), P the largest |prediction| of the sequence, which no sequence with those "
+                        "predictions can exceed: the hunt could not fail, so it shows nothing")
         return Outcome("inconclusive", method, ev)
     return Outcome("verified", method, ev)

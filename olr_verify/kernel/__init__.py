@@ -14,8 +14,10 @@ python-flint balls, sympy (exact re-simplification, derivatives) and the safe re
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
+import operator
 
 import sympy as sp
 from flint import ctx, fmpq
@@ -84,16 +86,14 @@ def _chain(cert: dict) -> None:
             raise Rejected(f"link {link.get('label')!r}: {verdict.reason}")
 
 
-IDENTITY_STEPS = (("expand", sp.expand), ("cancel", lambda e: sp.cancel(sp.together(e))),
-                  ("simplify", sp.simplify), ("simplify(rewrite(exp))", lambda e: sp.simplify(e.rewrite(sp.exp))))
+IDENTITY_STEPS = (sp.expand, lambda e: sp.cancel(sp.together(e)), sp.simplify, lambda e: sp.simplify(e.rewrite(sp.exp)))
 
 
 def _identity(cert: dict) -> None:
     """lhs == rhs on the domain: both sides and every operand written in them defined there (read with plain
-    symbols: x/x reads as 1, but its operand 1/x must be defined) and lhs - rhs reduced to 0
-    exactly, read with the real, signed symbols of :func:`_signed` (the reader may evaluate as it reads: two
-    different texts that read as one expression, such as diff(x**2, x) and 2*x, are an identity shown by
-    reading; two equal texts show nothing)."""
+    symbols: x/x reads as 1, but its operand 1/x must be defined) and lhs - rhs reduced to 0 exactly, read
+    with the real, signed symbols of :func:`_signed`. The reader may evaluate as it reads: two different texts
+    that read as one expression (diff(x**2, x) and 2*x) are an identity shown by reading; equal texts show nothing."""
     if same_text(cert["lhs"], cert["rhs"]):
         raise Rejected("lhs and rhs are the same text: the identity certifies nothing")
     names = [str(d[0]) for d in cert["domain"]]
@@ -104,7 +104,7 @@ def _identity(cert: dict) -> None:
     _defined(cert["domain"], names, [lhs, rhs, *parts])
     signed = _signed(cert["domain"], bound_by_at(cert["lhs"]) | bound_by_at(cert["rhs"]))
     diff = read_expr(cert["lhs"], signed) - read_expr(cert["rhs"], signed)
-    for _, step in IDENTITY_STEPS:
+    for step in IDENTITY_STEPS:
         try:
             if step(diff) == 0:
                 return
@@ -118,21 +118,17 @@ def _signed(domain, unsigned: set[str]) -> dict[str, sp.Symbol]:
     constants that say so: the kernel's own reading of the domain (sympy then reads sqrt(x**2) as x on [1, 2]).
     A bound that depends on other variables, or whose sign sympy cannot tell, adds nothing; nor does a variable in
     ``unsigned`` (one that an at() replaces by a value that may lie outside its range)."""
-    symbols = {}
-    names = [str(d[0]) for d in domain]
+    names, symbols = [str(d[0]) for d in domain], {}
     for name, lo, hi in domain:
         sign = {"real": True}
-        if str(name) in unsigned:
-            symbols[str(name)] = sp.Symbol(str(name), real=True)
-            continue
-        low = None if str(lo) == "-oo" else read_expr(lo, names)
-        high = None if str(hi) == "oo" else read_expr(hi, names)
+        low = None if lo == "-oo" or name in unsigned else read_expr(lo, names)
+        high = None if hi == "oo" or name in unsigned else read_expr(hi, names)
         if low is not None and low.is_number:
             sign.update({"positive": True} if low.is_positive else {"nonnegative": True} if low.is_nonnegative else {})
         if high is not None and high.is_number:
             sign.update({"negative": True} if high.is_negative else {"nonpositive": True} if high.is_nonpositive else {})
         try:
-            symbols[str(name)] = sp.Symbol(str(name), **sign)
+            symbols[name] = sp.Symbol(name, **sign)
         except Exception as exc:  # noqa: BLE001 - contradictory signs: an empty range
             raise Rejected(f"the range of {name} is empty: [{lo}, {hi}]") from exc
     return symbols
@@ -181,27 +177,24 @@ def _exact(cert: dict) -> None:
     relations = cert["relations"]
     if not isinstance(relations, list) or not relations:
         raise Rejected("'relations' must be a non-empty list")
-    ops = {"<=": lambda a, b: a <= b, "<": lambda a, b: a < b, ">=": lambda a, b: a >= b,
-           ">": lambda a, b: a > b, "==": lambda a, b: a == b}
-    for text in relations:
-        op = next((o for o in ("==", "<=", ">=", "<", ">") if o in str(text)), None)
-        if op is None or str(text).count(op) != 1:
+    for text in map(str, relations):
+        op = next((o for o in COMPARISONS if o in text), None)  # "<=" is tried before "<"
+        if op is None or text.count(op) != 1:
             raise Rejected(f"not one relation with ==, <=, <, >= or >: {text!r}")
-        lhs, rhs = (read_expr(side, []) for side in str(text).split(op))
-        if not ops[op](_rational(lhs), _rational(rhs)):
+        lhs, rhs = (read_expr(side, []) for side in text.split(op))
+        if not COMPARISONS[op](_value(lhs), _value(rhs)):
             raise Rejected(f"false in exact arithmetic: {text}")
 
 
-def _rational(e: sp.Expr) -> fmpq:
+COMPARISONS = {"==": operator.eq, "<=": operator.le, ">=": operator.ge, "<": operator.lt, ">": operator.gt}
+
+
+def _value(e: sp.Expr) -> fmpq:
     """Exact fmpq value of a rational expression (+, *, integer powers)."""
     if e.is_Rational:
         return fmpq(int(e.p), int(e.q))
     if e.is_Add or e.is_Mul:
-        vals = [_rational(a) for a in e.args]
-        acc = vals[0]
-        for v in vals[1:]:
-            acc = acc + v if e.is_Add else acc * v
-        return acc
+        return functools.reduce(operator.add if e.is_Add else operator.mul, [_value(a) for a in e.args])
     if e.is_Pow and e.args[1].is_Integer:
-        return _rational(e.args[0]) ** int(e.args[1])
+        return _value(e.args[0]) ** int(e.args[1])
     raise Rejected(f"not a rational expression: {e}")

@@ -1,22 +1,14 @@
-"""``olr-verify check-proof PATH``: re-check one certificate with the kernel alone.
-
-Prints ``accepted`` (exit 0) or ``rejected: <reason>`` (exit 1). When the certificate names a
-claim and the report's ``results.json`` is found (``--results``, or two folders above PATH), the
-claim must be there and the relation/domain shown in its evidence must be the certificate's.
-"""
+"""The verdict of ``olr-verify check-proof PATH`` (printed by olr_verify/cli.py): the certificate file, read
+strictly, accepted by the kernel and, when the report's ``results.json`` is found (``--results``, or two folders
+above PATH), bound by it to the claim the certificate names."""
 from __future__ import annotations
 
-import argparse
 import json
+import os
+import stat
 from pathlib import Path
 
 from olr_verify.kernel import check, statement_sha256
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("path", type=Path, help="a certificate JSON file (e.g. reports/latest/certificates/000_lemma-5.json)")
-    p.add_argument("--results", type=Path, default=None,
-                   help="results.json binding the certificate's claim (default: ../../results.json if present)")
 
 
 def _no_duplicates(pairs):
@@ -37,9 +29,6 @@ MAX_BYTES = 20_000_000
 def read_certificate(path: Path) -> dict:
     """The JSON object at ``path``: a regular file of at most :data:`MAX_BYTES` (never a device or a pipe),
     duplicate keys, NaN and infinities refused (another reader could differ)."""
-    import os
-    import stat
-
     with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:  # a FIFO must not block
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
             raise ValueError("not a regular file")
@@ -96,9 +85,3 @@ def _bound_to_report(cert: dict, path: Path, results: Path, explicit: bool) -> t
     if entry.get("certificate_sha256") != statement_sha256(cert):
         return False, f"the certificate's statement differs from the one {results.name} records for {claim}"
     return True, "accepted"
-
-
-def main(args: argparse.Namespace) -> int:
-    ok, reason = verdict_of(args.path, args.results)
-    print("accepted" if ok else f"rejected: {reason}")
-    return 0 if ok else 1

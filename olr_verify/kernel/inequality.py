@@ -4,14 +4,16 @@ from __future__ import annotations
 import copy
 import functools
 import hashlib
+from math import comb
 
 import sympy as sp
 from flint import arb, fmpq
+from sympy.codegen.cfunctions import expm1, log1p
 
-from olr_verify.kernel.intervals import INF, NINF, X, Undefined, add, compile_expr, lower, mul, to_fmpq, upper
+from olr_verify.kernel.intervals import INF, NINF, X, Undefined, add, compare, compile_expr, lower, mul, neg, to_fmpq, upper
 from olr_verify.expr import PLAIN_FUNCTIONS, ExprError, exact_rational, parse_expr, parse_relation
 
-SMOOTH = (sp.exp, sp.log, sp.tanh, sp.sinh, sp.cosh, sp.atan, sp.asinh, sp.erf)
+SMOOTH = (sp.exp, sp.log, sp.tanh, sp.sinh, sp.cosh, sp.atan, sp.asinh, sp.erf, log1p, expm1)
 MAX_NODES = 2_000_000
 TOUCHING_ORDERS = (2, 3, 4, 5, 6, 7, 8)  # orders of a one-coordinate touching point (odd: at an end)
 MAX_PIECES = 64  # pieces of one multiplier closer
@@ -42,13 +44,11 @@ def slack_of(relation: str, names) -> tuple[sp.Expr, bool]:
 
 
 def is_smooth(expr: sp.Expr) -> bool:
-    """Built only from + * /, rational powers, numbers, symbols and the SMOOTH list (log1p, expm1 included)."""
-    from sympy.codegen.cfunctions import expm1, log1p
-
+    """Built only from + * /, constant powers, numbers, symbols and the SMOOTH functions."""
     for node in sp.preorder_traversal(expr):
-        if node.is_Atom or node.is_Add or node.is_Mul or node.func in SMOOTH or node.func in (log1p, expm1):
+        if node.is_Atom or node.is_Add or node.is_Mul or node.func in SMOOTH:
             continue
-        if node.is_Pow and (node.args[1].is_Rational or not node.args[1].free_symbols):
+        if node.is_Pow and not node.args[1].free_symbols:
             continue
         return False
     return True
@@ -88,7 +88,7 @@ class Inequality:
         box: dict[str, tuple] = {}
         maps: dict[sp.Symbol, sp.Expr] = {}
         for k, entry in enumerate(domain):
-            if len(entry) != 3:
+            if not isinstance(entry, (list, tuple)) or len(entry) != 3:  # a 3-letter string "x01" is not one
                 raise Rejected(f"domain entry {entry!r} is not [name, lo, hi]")
             if not all(isinstance(e, str) for e in entry):
                 raise Rejected(f"domain entry {entry!r} must hold three strings (name, lo, hi)"[:200])
@@ -101,7 +101,7 @@ class Inequality:
             if all(e is None or not e.free_symbols for e in (lo_e, hi_e)):
                 box[name] = (NINF if lo_e is None else _const(lo_e, lower=True),
                              INF if hi_e is None else _const(hi_e, lower=False))
-                if _gt(*box[name]):
+                if compare(*box[name]) > 0:
                     raise Rejected(f"empty range for {name}: [{lo}, {hi}]")
                 continue
             if lo_e is not None and hi_e is not None:
@@ -114,13 +114,6 @@ class Inequality:
         return box
 
     # ---------------------------------------------------------------- tree
-    def check(self, tree) -> None:
-        self.node(tree, dict(self.root))
-
-    @property
-    def nodes(self) -> int:
-        return self.count[0]
-
     def piece(self, expr: sp.Expr, strict: bool = False) -> "Inequality":
         """The relation ``expr >= 0`` (``> 0`` if strict) on the same coordinates, sharing the node budget."""
         sub = copy.copy(self)
@@ -139,9 +132,7 @@ class Inequality:
         if expr == self.slack:
             return self
         if expr not in self._views:
-            view = copy.copy(self)
-            view.slack, view.f, view.smooth, view._derivs = expr, compile_expr(expr), is_smooth(expr), {}
-            self._views[expr] = view
+            self._views[expr] = self.piece(expr, self.strict)
         return self._views[expr]
 
     def node(self, node, box) -> None:
@@ -156,7 +147,7 @@ class Inequality:
                 raise Rejected(f"split on unknown variable {name!r}")
             q = _q(q_text)
             lo, hi = box[name]
-            if not (_gt(q, lo) and _gt(hi, q)):
+            if not (compare(q, lo) > 0 and compare(hi, q) > 0):
                 raise Rejected(f"split point {q} of {name} is not strictly inside [{lo}, {hi}]")
             self.node(node["lo"], {**box, name: (lo, q)})
             self.node(node["hi"], {**box, name: (q, hi)})
@@ -237,7 +228,7 @@ class Inequality:
         d^(k+1) has a sign (so d^k is monotone in x_i) and d^k has the sign ``want`` on the face x_i = e
         where d^k is extreme (e finite)."""
         d = self.deriv(*[i] * k)(env_of(box))
-        if d.ge0() if want > 0 else _le0(d):
+        if d.ge0() if want > 0 else d.le0():
             return True
         name = self.names[i]
         if k >= MAX_ORDER or box[name][0] == box[name][1]:
@@ -262,36 +253,34 @@ class Inequality:
         env = env_of(box)
         compile_expr(h)(env)  # raises Undefined where exp(h) has no real value: then no closure
         self.f(env)
-        exprs, total = [], fmpq(0)
-        for item in pieces:
-            p, c = read_expr(item["expr"], self.names), _q(item["bound"])
-            exprs.append(p)
-            total += c
-        strict_piece = any(item.get("strict") is True for item in pieces)
+        exprs = [read_expr(item["expr"], self.names) for item in pieces]
+        bounds = [_q(item["bound"]) for item in pieces]
+        total, strict_piece = sum(bounds, fmpq(0)), any(item.get("strict") is True for item in pieces)
         if not (total > 0 if self.strict and not strict_piece else total >= 0):
             return False
-        flips = [read_expr(w, self.names) for w in node.get("flips", [])]
-        for w in flips:
-            compile_expr(w)(env)  # raises Undefined where w has no real value: then no closure
-        slack = softplus_flipped(self.slack, flips)
+        slack = self.flipped(node, env)
         if _terms(slack * sp.exp(h)) + sum(_terms(p) for p in exprs) > MAX_TERMS:
             raise Rejected(f"multiplier: s * exp(h) - (pieces) would expand to more than {MAX_TERMS} terms")
         if not identically_zero(slack * sp.exp(h) - sp.Add(*exprs)):
             raise Rejected("multiplier: s * exp(h) is not the sum of the pieces (no exact transformation shows it)")
-        for item, p in zip(pieces, exprs):
-            c = _q(item["bound"])
-            self.piece(p - sp.Rational(int(c.p), int(c.q)), item.get("strict") is True).node(item.get("tree"), box)
+        for item, p, c in zip(pieces, exprs, bounds):
+            self.piece(p - _rational(c), item.get("strict") is True).node(item.get("tree"), box)
         return True
+
+    def flipped(self, node, env) -> sp.Expr:
+        """s after the softplus ``flips`` of ``node`` (:func:`softplus_flipped`), each ``w`` shown real on the box
+        (its enclosure exists; else Undefined: no closure)."""
+        flips = [read_expr(w, self.names) for w in node.get("flips", [])]
+        for w in flips:
+            compile_expr(w)(env)
+        return softplus_flipped(self.slack, flips)
 
     def close_positive(self, node, box) -> bool:
         """s > 0 at every point of the box by its form (:func:`positive`), after the softplus ``flips`` (as in
         ``multiplier``): tails where s tends to 0 (``log(1 + e^-x) > 0``), where enclosures only give s >= 0."""
         env = env_of(box)
         self.f(env)  # raises Undefined where s has no real value: then no closure
-        flips = [read_expr(w, self.names) for w in node.get("flips", [])]
-        for w in flips:
-            compile_expr(w)(env)
-        return positive(softplus_flipped(self.slack, flips) if flips else self.slack, env)
+        return positive(self.flipped(node, env), env)
 
     def close_abs_cases(self, node, box) -> bool:
         """``s = rest + c Abs(u)`` (one term of s, c a negative rational, ``rest`` free of ``Abs(u)``) is
@@ -314,7 +303,7 @@ class Inequality:
         if self.strict:
             raise Rejected("zero needs a non-strict relation")
         self.f(env_of(box))  # s is real on the box (else Undefined: no closure)
-        return exactly_zero(self.slack.subs(_fixed(box, self.names)))
+        return exactly_zero(self.slack.subs(_fixed(box)))
 
     def close_touching(self, node, box) -> bool:
         """Non-strict: at ``x_T = p`` (T = the coordinates of ``point``) sympy reduces s and every
@@ -327,7 +316,7 @@ class Inequality:
         if not point or any(n not in box for n in point):
             raise Rejected("touching point must name variables of the domain")
         for n, p in point.items():
-            if _gt(box[n][0], p) or _gt(p, box[n][1]):
+            if compare(box[n][0], p) > 0 or compare(p, box[n][1]) > 0:
                 raise Rejected(f"touching point {n} = {p} is outside the box")
         idx = [self.names.index(n) for n in point if box[n][0] != box[n][1]]
         order = node.get("order", 2)
@@ -367,11 +356,7 @@ class Inequality:
             wide[n.name] = X(lower([wide[n.name].lo, at.lo]), upper([wide[n.name].hi, at.hi]))
         self.f(wide)  # s is real on the widened box (else Undefined: no closure)
         idx = [self.names.index(n) for n in raw]
-        if len(idx) > MAX_HESSIAN:
-            raise Rejected(f"minimum names more than {MAX_HESSIAN} coordinates")
-        h = [[self.deriv(*sorted((i, j)))(wide) for j in idx] for i in idx]
-        if not (h[0][0].ge0() if len(idx) == 1 else
-                all(det([row[:k] for row in h[:k]]).gt0() for k in range(1, len(idx) + 1))):
+        if not self.convex(idx, wide, semidefinite_1d=True):
             return None
         if not all(exactly_zero(self.diff((i,)).subs(point, simultaneous=True)) for i in idx):
             return None
@@ -384,13 +369,13 @@ class Inequality:
         if order % 2 == 0:
             return d.ge0()
         p, (lo, hi) = point[self.names[i]], box[self.names[i]]
-        return (p == lo and d.ge0()) or (p == hi and _le0(d))
+        return (p == lo and d.ge0()) or (p == hi and d.le0())
 
     def touching_exact(self, point, box, order: int = 2) -> bool:
         """s and its derivatives in the coordinates of ``point`` up to ``order - 1`` vanish identically at
         x_point = point (sympy, exact). With one coordinate and ``d^order s (x - p)^order >= 0`` on the box
         (:meth:`remainder_sign`), Taylor's theorem with the Lagrange remainder gives s >= 0 there."""
-        at = _fixed(box, self.names) | {sp.Symbol(n): sp.Rational(int(p.p), int(p.q)) for n, p in point.items()}
+        at = _fixed(box) | {sp.Symbol(n): _rational(p) for n, p in point.items()}
         idx = [self.names.index(n) for n in point if box[n][0] != box[n][1]]
         exprs = [self.slack] + [self.diff((i,)) for i in idx]
         if order > 2:
@@ -398,11 +383,17 @@ class Inequality:
         return all(exactly_zero(e.subs(at)) for e in exprs)
 
     def touching_convex(self, idx, box) -> bool:
-        """The interval Hessian in the coordinates idx is positive definite on the box."""
+        return self.convex(idx, env_of(box))
+
+    def convex(self, idx, env, semidefinite_1d: bool = False) -> bool:
+        """The interval Hessian of s in the coordinates idx on ``env`` is positive definite by its leading
+        minors (its entries are enclosed independently, so every symmetric matrix of the family is); with
+        ``semidefinite_1d`` and one coordinate, ``d^2 s >= 0`` is enough."""
         if len(idx) > MAX_HESSIAN:
-            raise Rejected(f"touching names more than {MAX_HESSIAN} coordinates")
-        env = env_of(box)
+            raise Rejected(f"a touching or minimum Hessian in more than {MAX_HESSIAN} coordinates")
         h = [[self.deriv(*sorted((i, j)))(env) for j in idx] for i in idx]
+        if semidefinite_1d and len(idx) == 1:
+            return h[0][0].ge0()
         return all(det([row[:k] for row in h[:k]]).gt0() for k in range(1, len(idx) + 1))
 
 
@@ -415,11 +406,11 @@ def resolve_branches(expr: sp.Expr, env: dict) -> sp.Expr:
     try:
         if expr.func is sp.Abs:
             iv = compile_expr(args[0])(env)
-            if iv.ge0() or _le0(iv):
+            if iv.ge0() or iv.le0():
                 return args[0] if iv.ge0() else -args[0]
         if expr.func in (sp.Max, sp.Min) and len(args) == 2:
             iv = compile_expr(args[0] - args[1])(env)
-            if iv.ge0() or _le0(iv):
+            if iv.ge0() or iv.le0():
                 return args[0] if iv.ge0() == (expr.func is sp.Max) else args[1]
     except Undefined:
         pass
@@ -434,8 +425,6 @@ def positive(e: sp.Expr, env: dict, depth: int = 0) -> bool:
     or a sum of terms >= 0 one of which is > 0, a product or rational power of positive factors, ``log(u)``
     with ``u - 1 > 0``, ``log1p(t)`` or an odd increasing function of ``t > 0``. Raises Undefined where
     ``e`` has no real value on the box."""
-    from sympy.codegen.cfunctions import log1p
-
     x = compile_expr(e)(env)
     if x.gt0():
         return True
@@ -463,8 +452,6 @@ def softplus_flipped(slack: sp.Expr, flips) -> sp.Expr:
     (``log(1 + exp(w)) = w + log(exp(-w) + 1)``, ``log((e^{-z/2} + e^{z/2})/2) = z/2 - log 2 + log(1 + e^{-z})``). An identity where S > 0
     and w is real: the caller has checked that the enclosures of the slack (so ``S > 0``: the enclosure of
     ``log`` needs it) and of each ``w`` exist on the box."""
-    from sympy.codegen.cfunctions import log1p
-
     if len(flips) > MAX_PIECES:
         raise Rejected(f"at most {MAX_PIECES} flips")
     if not flips:
@@ -486,8 +473,6 @@ def softplus_flipped(slack: sp.Expr, flips) -> sp.Expr:
 def _terms(e: sp.Expr) -> int:
     """An upper bound on the number of terms of ``expand(e)`` (sums add, products multiply, a sum of m
     terms to an integer power k has at most C(m + k - 1, k) monomials)."""
-    from math import comb
-
     if e.is_Add:
         return sum(_terms(a) for a in e.args)
     if e.is_Mul:
@@ -581,8 +566,7 @@ def det(m) -> X:
     for j in range(len(m)):
         minor = [row[:j] + row[j + 1:] for row in m[1:]]
         term = mul(m[0][j], det(minor))
-        if j % 2:
-            term = X(-term.hi, -term.lo)
+        term = neg(term) if j % 2 else term
         acc = term if acc is None else add(acc, term)
     return acc
 
@@ -596,26 +580,17 @@ def _const(e: sp.Expr, lower: bool):
     return end if isinstance(end, float) else to_fmpq(end)
 
 
-def _fixed(box, names) -> dict:
+def _fixed(box) -> dict:
     """Exact values of the box's fixed coordinates (lo == hi)."""
-    return {sp.Symbol(n): sp.Rational(int(lo.p), int(lo.q)) for n, (lo, hi) in box.items()
-            if lo == hi and not isinstance(lo, float)}
+    return {sp.Symbol(n): _rational(lo) for n, (lo, hi) in box.items() if lo == hi and not isinstance(lo, float)}
+
+
+def _rational(q: fmpq) -> sp.Rational:
+    return sp.Rational(int(q.p), int(q.q))
 
 
 def env_of(box) -> dict:
     return {n: X(X.of(lo).lo, X.of(hi).hi) for n, (lo, hi) in box.items()}
-
-
-def _gt(a, b) -> bool:
-    """a > b for ends (fmpq or +-oo)."""
-    if isinstance(a, float) or isinstance(b, float):
-        return float(a) > float(b) if isinstance(a, float) and isinstance(b, float) else (
-            a > 0 if isinstance(a, float) else b < 0)
-    return a > b
-
-
-def _le0(x: X) -> bool:
-    return X(x.hi, x.hi).lt0() or (not isinstance(x.hi, float) and x.hi == 0)
 
 
 def _box_str(box) -> str:
@@ -630,4 +605,4 @@ def check_inequality(cert: dict) -> None:
         ineq = Inequality(cert)
     except (ExprError, Undefined, KeyError, TypeError, ValueError) as exc:
         raise Rejected(f"statement: {exc}") from None
-    ineq.check(cert["tree"])
+    ineq.node(cert["tree"], dict(ineq.root))

@@ -9,6 +9,8 @@ limit, never attained). An operation whose result is not a real interval on the 
 """
 from __future__ import annotations
 
+from functools import cmp_to_key, reduce
+
 import sympy as sp
 from flint import arb, fmpq
 from sympy.codegen.cfunctions import expm1, log1p
@@ -25,9 +27,8 @@ def _inf(e) -> bool:
 
 
 def _sign(e) -> int:
-    if _inf(e):
-        return 1 if e > 0 else -1
-    return 1 if e > 0 else -1 if e < 0 else 0
+    """+1 / -1 if the end is certainly > 0 / < 0, else 0 (an arb end is an exact point)."""
+    return (e > 0) - (e < 0)
 
 
 class X:
@@ -56,8 +57,8 @@ class X:
     def lt0(self) -> bool:
         return _sign(self.hi) < 0
 
-    def finite(self) -> bool:
-        return not (_inf(self.lo) or _inf(self.hi))
+    def le0(self) -> bool:
+        return _sign(self.hi) <= 0
 
     def __repr__(self):
         return f"X({self.lo}, {self.hi})"
@@ -83,26 +84,21 @@ def _prod(a, b):
     return p.lower(), p.upper()
 
 
-def _sign_diff(a, b) -> int:
+def compare(a, b) -> int:
+    """The sign of a - b for two ends (arb points, fmpq or +-oo)."""
+    if _inf(a) and _inf(b):
+        return (a > b) - (a < b)
     if _inf(a) or _inf(b):
-        return (a > b) - (a < b) if _inf(a) and _inf(b) else (_sign(a) if _inf(a) else -_sign(b))
+        return _sign(a) if _inf(a) else -_sign(b)
     return _sign(a - b)
 
 
-def _pick(ends, better):
-    best = ends[0]
-    for e in ends[1:]:
-        if better(e, best):
-            best = e
-    return best
-
-
 def lower(ends):
-    return _pick(ends, lambda a, b: _sign_diff(a, b) < 0)
+    return min(ends, key=cmp_to_key(compare))
 
 
 def upper(ends):
-    return _pick(ends, lambda a, b: _sign_diff(a, b) > 0)
+    return max(ends, key=cmp_to_key(compare))
 
 
 def mul(x: X, y: X) -> X:
@@ -136,7 +132,7 @@ def magnitude(x: X) -> X:
     """{|t| : t in x}."""
     if x.ge0():
         return x
-    if _sign(x.hi) <= 0:
+    if x.le0():
         return neg(x)
     return X(arb(0), upper([-x.lo, x.hi]))
 
@@ -159,12 +155,6 @@ def power(x: X, r: sp.Rational) -> X:
     return increasing(x, lambda a: arb(0) if a == 0 else a ** e, NINF, INF)
 
 
-def _guard(x: X, lo_ok) -> X:
-    if not lo_ok(x.lo):
-        raise Undefined("argument outside the function's domain")
-    return x
-
-
 HALF_PI = arb.pi() / 2
 # name -> (domain test on the lower end, f, limit at -oo, limit at +oo); all increasing
 MONOTONE = {
@@ -175,7 +165,7 @@ MONOTONE = {
     sp.atan: (None, lambda a: a.atan(), -HALF_PI, HALF_PI),
     sp.asinh: (None, lambda a: a.asinh(), NINF, INF),
     sp.erf: (None, lambda a: a.erf(), arb(-1), arb(1)),
-    log1p: (lambda e: _sign_diff(e, arb(-1)) > 0, lambda a: a.log1p(), NINF, INF),
+    log1p: (lambda e: compare(e, arb(-1)) > 0, lambda a: a.log1p(), NINF, INF),
     expm1: (None, lambda a: a.expm1(), arb(-1), INF),
 }
 
@@ -224,8 +214,8 @@ def compile_expr(expr: sp.Expr):
 
 def _apply(f, x: X) -> X:
     test, fn, at_ninf, at_inf = MONOTONE[f]
-    if test is not None:
-        _guard(x, test)
+    if test is not None and not test(x.lo):
+        raise Undefined("argument outside the function's domain")
     return increasing(x, fn, at_ninf, at_inf)
 
 
@@ -235,10 +225,7 @@ OPS = [0]
 
 def _fold(op, xs):
     OPS[0] += len(xs)
-    acc = xs[0]
-    for x in xs[1:]:
-        acc = op(acc, x)
-    return acc
+    return reduce(op, xs)
 
 
 def _minmax(pick, xs):
@@ -248,5 +235,4 @@ def _minmax(pick, xs):
 def to_fmpq(e) -> fmpq:
     """An exact arb point as a rational."""
     man, exp = e.man_exp()
-    exp = int(exp)
-    return fmpq(int(man) * 2 ** exp) if exp >= 0 else fmpq(int(man), 2 ** -exp)
+    return int(man) * fmpq(2) ** int(exp)

@@ -29,7 +29,7 @@ from fractions import Fraction
 import sympy as sp
 from flint import arb, fmpq
 
-from olr_verify.prover.enclose import Iv, Unsupported, compile_expr, mul, add
+from olr_verify.prover.enclose import Iv, Shared, Unsupported, add, compile_expr, compile_shared, mul
 from olr_verify.prover.parse import simplest_between
 from olr_verify.prover.refute import exactly_zero
 from olr_verify.prover.reduce import cancels_to_zero
@@ -65,7 +65,8 @@ class Slack:
         self.syms = syms
         self.names = [s.name for s in syms]
         self.strict = strict
-        self.f = compile_expr(expr)
+        self._shared = Shared()  # s, its gradient and Hessian share their subexpressions' values on a box
+        self.f = compile_shared(expr, self._shared)
         self._grad: dict[int, object] = {}
         self._hess: dict[tuple[int, int], object] = {}
         self.constraints = constraints  # list of compiled g (g >= 0 inside the domain)
@@ -76,7 +77,7 @@ class Slack:
     def grad(self, i):
         if i not in self._grad:
             try:
-                self._grad[i] = compile_expr(sp.diff(self.expr, self.syms[i]))
+                self._grad[i] = compile_shared(sp.diff(self.expr, self.syms[i]), self._shared)
             except Unsupported:
                 self._grad[i] = None
         return self._grad[i]
@@ -85,7 +86,8 @@ class Slack:
         key = (min(i, j), max(i, j))
         if key not in self._hess:
             try:
-                self._hess[key] = compile_expr(sp.diff(self.expr, self.syms[key[0]], self.syms[key[1]]))
+                self._hess[key] = compile_shared(sp.diff(self.expr, self.syms[key[0]], self.syms[key[1]]),
+                                                 self._shared)
             except Unsupported:
                 self._hess[key] = None
         return self._hess[key]

@@ -67,7 +67,7 @@ def certify(relation: str, domain: dict[str, tuple[str, str]], *, max_boxes: int
     ctx.prec = PRECISION_BITS
     try:
         ops_limit = None if max_ops is None else intervals.OPS[0] + int(max_ops)
-        search = _Search(Inequality(cert), max_boxes, deadline, ops_limit)
+        search = _Search(_Memoised(cert), max_boxes, deadline, ops_limit)
         tree = (search.abs_cases_root() or search.rewritten_root()
                 or search.node(dict(search.ineq.root), face=False, depth=0))
     except (ExprError, Rejected, Undefined, ValueError, TypeError) as exc:
@@ -87,6 +87,58 @@ def certify(relation: str, domain: dict[str, tuple[str, str]], *, max_boxes: int
     return cert, ""
 
 
+class _Memoised(Inequality):
+    """The kernel's relation with each enclosure (of s and of its derivatives) evaluated once per box, and each
+    piece (a sub-relation on the same coordinates) built once: the search asks the kernel's closers overlapping
+    questions on a box (``slope`` alone encloses d^2 s four times) and meets the same piece on many boxes. An
+    answer read back charges the interval operations it cost (``intervals.OPS``), so the work budget, and with it
+    every search result, is exactly as without the memo."""
+
+    def __init__(self, cert: dict):
+        super().__init__(cert)
+        self.f = _memo(self.f)
+        self._pieces: dict = {}  # (expr, strict) -> piece; one dict shared by every piece and view (copies)
+
+    def piece(self, expr: sp.Expr, strict: bool = False) -> "Inequality":
+        key = (expr, strict)
+        if key not in self._pieces:
+            sub = super().piece(expr, strict)
+            sub.f = _memo(sub.f)
+            self._pieces[key] = sub
+        return self._pieces[key]
+
+    def deriv(self, *idx):
+        key = ("memo", idx)  # in the kernel's own cache of derivatives, which it empties whenever s changes
+        if key not in self._derivs:
+            self._derivs[key] = _memo(super().deriv(*idx))
+        return self._derivs[key]
+
+
+def _memo(fn):
+    """``fn`` (env -> X) with its values kept by box; a value read back adds its cost to ``intervals.OPS``."""
+    values: dict = {}
+
+    def memoised(env):
+        key = tuple((n, _end_key(x.lo), _end_key(x.hi)) for n, x in env.items())
+        if key in values:
+            value, cost = values[key]
+            intervals.OPS[0] += cost
+            return value
+        before = intervals.OPS[0]
+        value = fn(env)
+        values[key] = value, intervals.OPS[0] - before
+        return value
+
+    return memoised
+
+
+def _end_key(e):
+    """An interval end (an arb, or +-oo as a float) as a hashable exact value."""
+    if isinstance(e, float):
+        return e
+    return e.man_exp() if e.is_exact() else (e.mid().man_exp(), e.rad().man_exp())
+
+
 class _Search:
     def __init__(self, ineq: Inequality, max_boxes: int, deadline: float | None, ops_limit: int | None = None):
         self.ineq = ineq
@@ -100,7 +152,7 @@ class _Search:
         self.stuck_box: dict | None = None
         self.tried_tails: set = set()
         self.piece_budget = max_boxes // 2  # boxes spent on multiplier pieces (tried or used)
-        self.minimum_points: list | None = None  # candidates of ``minimum`` leaves, found at the first try
+        self.minimum_points: list | None = None  # candidates (texts) of ``minimum`` leaves, found at the first try
 
     def node(self, box, face: bool, depth: int):
         self.boxes += 1
@@ -204,9 +256,10 @@ class _Search:
         if not self.ineq.smooth:
             return None
         if self.minimum_points is None:
-            self.minimum_points = minimum_points(self.ineq.slack, tuple(self.ineq.syms))
+            self.minimum_points = [({n: str(p) for n, p in point.items()}, zero)
+                                   for point, zero in minimum_points(self.ineq.slack, tuple(self.ineq.syms))]
         for point, zero in self.minimum_points:
-            leaf = {"close": "minimum", "point": {n: str(p) for n, p in point.items()}}
+            leaf = {"close": "minimum", "point": dict(point)}
             if zero and not self.ineq.strict:
                 if self._closes("minimum", leaf, box, False):
                     return leaf

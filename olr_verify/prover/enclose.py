@@ -295,6 +295,22 @@ def compile_expr(expr: sp.Expr) -> Fn:
     return _compile(expr, memo)
 
 
+class Shared(dict):
+    """The compile memo of several expressions evaluated on the same env (a slack and its derivatives): each
+    subexpression they have in common is evaluated once per env, the env of the latest call (an env must not
+    change once built). The enclosures are those of :func:`compile_expr`; only ``OPS`` counts fewer operations."""
+
+    def __init__(self):
+        super().__init__()
+        self.env: dict | None = None
+        self.values: dict[int, Iv] = {}
+
+
+def compile_shared(expr: sp.Expr, shared: Shared) -> Fn:
+    """:func:`compile_expr` sharing its subexpressions' values with the other expressions compiled with ``shared``."""
+    return _compile(expr, shared)
+
+
 class Unsupported(ValueError):
     pass
 
@@ -303,8 +319,22 @@ def _compile(e: sp.Expr, memo) -> Fn:
     if e in memo:
         return memo[e]
     f = _compile_node(e, memo)
+    if isinstance(memo, Shared) and e.args:
+        f = _once_per_env(f, len(memo), memo)
     memo[e] = f
     return f
+
+
+def _once_per_env(f: Fn, key: int, shared: Shared) -> Fn:
+    def once(env):
+        if env is not shared.env:
+            shared.env, shared.values = env, {}
+        values = shared.values
+        if key not in values:
+            values[key] = f(env)
+        return values[key]
+
+    return once
 
 
 #: Sums and products evaluated so far in this process: the unit of work of the tail prover's budget (a box of a

@@ -69,6 +69,9 @@ def parse_domain(domain: dict[str, tuple[str, str]]) -> list[Var]:
     from olr_verify.expr import check_variable_names
 
     names = list(domain)
+    if not names:
+        raise ValueError("domain: give the range of at least one variable (a relation with no variable is "
+                         "arithmetic, not a job for the prover)")
     check_variable_names(names)
     local = symbols_for(names)
     out: list[Var] = []

@@ -220,10 +220,11 @@ def _bound_functions(variables) -> list:
     return _BOUNDS[key]
 
 
-def _project(x, variables):
-    """Clip coordinates one by one into the (dependent) bounds (floats: a candidate, confirmed exactly later)."""
+def _project(x, variables, bounds):
+    """Clip coordinates one by one into the (dependent) bounds (floats: a candidate, confirmed exactly later);
+    ``bounds``: :func:`_bound_functions` of ``variables``."""
     out: dict[str, float] = {}
-    for v, xi, (lo_f, hi_f) in zip(variables, x, _bound_functions(variables)):
+    for v, xi, (lo_f, hi_f) in zip(variables, x, bounds):
         prev = list(out.values())
         lo = -math.inf if lo_f is None else float(lo_f(*prev))
         hi = math.inf if hi_f is None else float(hi_f(*prev))
@@ -235,6 +236,7 @@ def search(slack, variables, *, seed: int = 0, n: int = 4000, polish: int = 4, h
     """An exact counterexample point (name -> Fraction) with confirmed negative slack, or None."""
     syms = [sp.Symbol(v.name, real=True) for v in variables]
     f = lambdify(slack, syms)
+    bounds = _bound_functions(variables)
     rng = np.random.default_rng(seed)
     cols = _sample(variables, rng, n)
     with np.errstate(all="ignore"):
@@ -243,14 +245,14 @@ def search(slack, variables, *, seed: int = 0, n: int = 4000, polish: int = 4, h
     order = np.argsort(vals)[: max(polish, 1)]
     cands = [np.array([cols[v.name][i] for v in variables]) for i in order]
     for x0 in cands:
-        pt = _try(x0, slack, variables)
+        pt = _try(x0, slack, variables, bounds)
         if pt is not None:
             return pt
     if polish:
         from scipy.optimize import minimize
 
         def obj(x):
-            p = _project(x, variables)
+            p = _project(x, variables, bounds)
             try:
                 with np.errstate(all="ignore"):
                     r = float(f(*[p[v.name] for v in variables]))
@@ -261,17 +263,17 @@ def search(slack, variables, *, seed: int = 0, n: int = 4000, polish: int = 4, h
         for x0 in cands:
             res = minimize(obj, x0, method="Nelder-Mead", options={"xatol": 1e-12, "fatol": 1e-16, "maxiter": 600})
             if res.fun < 0:
-                p = _project(res.x, variables)
-                pt = _try(np.array([p[v.name] for v in variables]), slack, variables)
+                p = _project(res.x, variables, bounds)
+                pt = _try(np.array([p[v.name] for v in variables]), slack, variables, bounds)
                 if pt is not None:
                     return pt
     if hypothesis_examples:
-        return _hypothesis(f, slack, variables, hypothesis_examples, seed)
+        return _hypothesis(f, slack, variables, bounds, hypothesis_examples, seed)
     return None
 
 
-def _try(x, slack, variables):
-    p = _project(x, variables)
+def _try(x, slack, variables, bounds):
+    p = _project(x, variables, bounds)
     exact = {k: Fraction(v).limit_denominator(2**40) for k, v in p.items()}
     for cand in (exact, {k: Fraction(v) for k, v in p.items()}):
         qpt = {k: fmpq(c.numerator, c.denominator) for k, c in cand.items()}
@@ -281,7 +283,7 @@ def _try(x, slack, variables):
     return None
 
 
-def _hypothesis(f, slack, variables, examples, seed):
+def _hypothesis(f, slack, variables, bounds, examples, seed):
     from hypothesis import HealthCheck, given, seed as hseed, settings, strategies as st
 
     found = []
@@ -291,14 +293,14 @@ def _hypothesis(f, slack, variables, examples, seed):
               suppress_health_check=list(HealthCheck))
     @given(st.lists(st.floats(-60, 60, allow_nan=False), min_size=len(variables), max_size=len(variables)))
     def probe(xs):
-        p = _project(xs, variables)
+        p = _project(xs, variables, bounds)
         try:
             with np.errstate(all="ignore"):
                 r = float(f(*[p[v.name] for v in variables]))
         except (OverflowError, ValueError, ZeroDivisionError, TypeError):  # undefined there (1/u at u = 0)
             return
         if r < 0 and not found:
-            pt = _try(np.array(list(p.values())), slack, variables)
+            pt = _try(np.array(list(p.values())), slack, variables, bounds)
             if pt is not None:
                 found.append(pt)
 

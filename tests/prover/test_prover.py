@@ -131,3 +131,9 @@ def test_logistic_rewrites_are_exact_identities():
     assert n >= 3
     for vals in ({C: 3, a: sp.Rational(1, 3), b: -2}, {C: 1, a: -1, b: 5}):
         assert abs(sp.N(s.subs(vals) - r.subs(vals).rewrite(sp.exp), 40)) < 1e-35
+
+
+def test_a_relation_with_no_variable_is_a_clear_error_not_a_crash():
+    # prove("1 <= 2", {}) crashed inside the float search (zero-size array); bad input names the argument
+    with pytest.raises(ValueError, match="domain: give the range of at least one variable"):
+        prove("(1/80)*(1/256)**(2/3) >= 1/4000", {})

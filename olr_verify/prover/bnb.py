@@ -74,7 +74,14 @@ class Slack:
         self.manifolds = list(manifolds)  # (i, j, compiled d_ii s)
         self._zero_cache: dict = {}
 
+    #: Functions with jumps: a derivative taken branch by branch says nothing across a jump (the mean-value form of
+    #: Piecewise((-1, |x - 1/3| < 1e-30), (1, True)) closed [0, 1/3] with slope 0), so a slack that holds one keeps no
+    #: derivative closer (as in the kernel, whose smooth list has none of them). Abs, Max and Min are continuous.
+    JUMPS = (sp.Piecewise, sp.Heaviside, sp.sign, sp.floor, sp.ceiling, sp.frac)
+
     def grad(self, i):
+        if i not in self._grad and self.expr.has(*self.JUMPS):
+            self._grad[i] = None
         if i not in self._grad:
             try:
                 self._grad[i] = compile_shared(sp.diff(self.expr, self.syms[i]), self._shared)
@@ -84,6 +91,8 @@ class Slack:
 
     def hess(self, i, j):
         key = (min(i, j), max(i, j))
+        if key not in self._hess and self.expr.has(*self.JUMPS):
+            self._hess[key] = None
         if key not in self._hess:
             try:
                 self._hess[key] = compile_shared(sp.diff(self.expr, self.syms[key[0]], self.syms[key[1]]),
@@ -207,7 +216,7 @@ class BnB:
                 self._close("taylor1")
                 return True
         if not s.strict:
-            for man in s.manifolds:
+            for man in (() if s.expr.has(*s.JUMPS) else s.manifolds):
                 if _manifold_closes(man, b, env, free, s.names):
                     self._close("manifold")
                     return True

@@ -14,21 +14,6 @@ from olr_verify.paper_folder import PaperError
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "short-note"
 
 
-@pytest.fixture
-def fresh_registry(monkeypatch):
-    """Papers added in a test do not leak into the others."""
-    registry.load_checks()  # the seed folders' checks are registered once (cached): copy them, not an empty table
-    monkeypatch.setattr(registry, "_FOLDERS", [])
-    checks = dict(registry._CHECKS)
-    registry.papers.cache_clear()
-    registry.claims.cache_clear()
-    yield registry
-    registry._CHECKS.clear()
-    registry._CHECKS.update(checks)
-    registry.papers.cache_clear()
-    registry.claims.cache_clear()
-
-
 def _paper(tmp_path: Path, claims: str, key: str = "t") -> Path:
     (tmp_path / "paper.toml").write_text(
         f'[paper]\nkey = "{key}"\ntitle = "T"\nauthors = "A"\n\n' + textwrap.dedent(claims), encoding="utf-8")

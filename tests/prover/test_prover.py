@@ -137,3 +137,11 @@ def test_a_relation_with_no_variable_is_a_clear_error_not_a_crash():
     # prove("1 <= 2", {}) crashed inside the float search (zero-size array); bad input names the argument
     with pytest.raises(ValueError, match="domain: give the range of at least one variable"):
         prove("(1/80)*(1/256)**(2/3) >= 1/4000", {})
+
+
+def test_the_search_takes_no_derivative_across_a_jump():
+    # the mean-value form used the branch-wise derivative (0) of a Piecewise whose condition holds on a 1e-30 window
+    # and claimed the false statement proved (the kernel rejected it); with no derivative closer it is not closed
+    res = prove("Piecewise((-1, Abs(x - 1/3) < 10**-30), (1, True)) >= 0", {"x": ("0", "1")}, timeout=1)
+    assert res.status != "proved"
+    assert "proved" not in str(res.certificate.get("search_status", ""))

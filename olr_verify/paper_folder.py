@@ -30,9 +30,6 @@ _NODE_FIELDS = {"relation", "lhs", "rhs", "links", "domain", "label", "reading",
 ASSUMPTIONS = ("positive", "nonnegative", "negative", "nonpositive", "real", "nonzero", "integer")
 
 
-_CLAIM_FIELDS = {"id", "title", "check_kind", "statement", "source", "notes", "variant_of", "defect",
-                 "defect_reason", "defect_range", "depends_on", "domain", "printed_domain", "relation", "lhs", "rhs", "links", "learner",
-                 "learner_params", "bound", "params", "inconclusive"} | _NODE_FIELDS
 _PAPER_FIELDS = {"key", "title", "authors", "notes"}
 _TEXT_FIELDS = ("title", "source", "notes", "variant_of", "defect", "defect_reason", "defect_range", "printed_domain")
 #: The fields a claim decided as data may carry besides the common ones (id, title, text, defect, ...): a field of
@@ -48,6 +45,7 @@ _CHAIN = {"links", "method"} | _WRAPPERS
 _KIND_FIELDS = {"scalar-inequality": _INEQUALITY, "identity": _IDENTITY, "chain": _CHAIN,
                 "regret-bound": {"learner", "learner_params", "bound", "params", "domain"},
                 "undecided": {"inconclusive", "domain"}}
+_CLAIM_FIELDS = _COMMON | _NODE_FIELDS | set().union(*_KIND_FIELDS.values())
 MAX_PROVER_SECONDS = 600
 
 

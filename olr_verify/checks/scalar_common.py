@@ -537,8 +537,10 @@ def _undefined_points(slack, cols, names, domain, nan_rows, offset: int, tries: 
 
     out = []
     for i in np.flatnonzero(nan_rows)[:50]:
+        if len(out) == tries:
+            break
         pt = {v: _to_rational_str(float(cols[v][offset + i])) for v in names}
-        if len(out) == tries or not in_domain(pt, domain) or _at_an_end(pt, domain):
+        if not in_domain(pt, domain) or _at_an_end(pt, domain):
             continue
         try:
             val = eval_exact(slack, pt, 30)

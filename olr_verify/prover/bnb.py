@@ -72,6 +72,7 @@ class Slack:
         self.constraints = constraints  # list of compiled g (g >= 0 inside the domain)
         self._face_zero: dict = {}
         self.manifolds = list(manifolds)  # (i, j, compiled d_ii s)
+        self.jump = expr.has(*self.JUMPS)  # then no derivative closer (see JUMPS)
         self._zero_cache: dict = {}
 
     #: Functions with jumps: a derivative taken branch by branch says nothing across a jump (the mean-value form of
@@ -80,7 +81,7 @@ class Slack:
     JUMPS = (sp.Piecewise, sp.Heaviside, sp.sign, sp.floor, sp.ceiling, sp.frac)
 
     def grad(self, i):
-        if i not in self._grad and self.expr.has(*self.JUMPS):
+        if i not in self._grad and self.jump:
             self._grad[i] = None
         if i not in self._grad:
             try:
@@ -91,7 +92,7 @@ class Slack:
 
     def hess(self, i, j):
         key = (min(i, j), max(i, j))
-        if key not in self._hess and self.expr.has(*self.JUMPS):
+        if key not in self._hess and self.jump:
             self._hess[key] = None
         if key not in self._hess:
             try:
@@ -216,7 +217,7 @@ class BnB:
                 self._close("taylor1")
                 return True
         if not s.strict:
-            for man in (() if s.expr.has(*s.JUMPS) else s.manifolds):
+            for man in (() if s.jump else s.manifolds):
                 if _manifold_closes(man, b, env, free, s.names):
                     self._close("manifold")
                     return True

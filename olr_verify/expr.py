@@ -224,7 +224,13 @@ class _Reader:
             raise ExprError(f"syntax error in {_short(self.text)!r}: {exc.msg}") from None
         except (ValueError, MemoryError, RecursionError) as exc:
             raise ExprError(f"cannot read {_short(self.text)!r}: {type(exc).__name__}") from None
+        self.line_starts = _line_starts(self.source)
         return self.node(tree.body, 0, top=True)
+
+    def segment(self, n: ast.AST) -> str:
+        """The source text of node ``n`` (``ast.get_source_segment`` splits the whole source on every call:
+        quadratic in a long expression's number of constants). Offsets count bytes: the source is ASCII."""
+        return _segment(self.source, self.line_starts, n)
 
     # ---------------------------------------------------------------- nodes
     def node(self, n: ast.AST, depth: int, top: bool = False) -> sp.Basic:
@@ -246,18 +252,18 @@ class _Reader:
                 raise ExprError("a comparison may only appear once, at the top or in a Piecewise condition")
             return self.compare(n, depth)
         raise ExprError(f"{type(n).__name__.lower()} is not allowed in an expression "
-                        f"({_short(ast.get_source_segment(self.source, n) or '')!r})")
+                        f"({_short(self.segment(n))!r})")
 
     def expr(self, n: ast.AST, depth: int) -> sp.Expr:
         val = self.node(n, depth)
         if _is_truth(val):
-            raise ExprError(f"a truth value is not a number: {_short(ast.get_source_segment(self.source, n))!r}")
+            raise ExprError(f"a truth value is not a number: {_short(self.segment(n))!r}")
         return val
 
     def constant(self, n: ast.Constant) -> sp.Basic:
         if isinstance(n.value, bool) or n.value is None or not isinstance(n.value, (int, float)):
             raise ExprError(f"constant {_short(repr(n.value))} is not allowed")
-        return exact_number(ast.get_source_segment(self.source, n) or "")
+        return exact_number(self.segment(n))
 
     def name(self, ident: str) -> sp.Basic:
         self.used.add(ident)
@@ -306,7 +312,7 @@ class _Reader:
 
     def call(self, n: ast.Call, depth: int) -> sp.Expr:
         if not isinstance(n.func, ast.Name):
-            raise ExprError(f"only named functions may be called ({_short(ast.get_source_segment(self.source, n))!r})")
+            raise ExprError(f"only named functions may be called ({_short(self.segment(n))!r})")
         fname = n.func.id
         if fname.startswith("_") or fname not in self.functions or fname not in FUNCTIONS:
             raise ExprError(f"unknown function {fname!r} (known: {', '.join(sorted(self.functions))})")
@@ -384,6 +390,18 @@ class _Reader:
         return rel(lhs, rhs, evaluate=False)
 
 
+_NEWLINE = re.compile(r"\r\n|\r|\n")  # the line ends of Python's tokenizer (no form feed, unlike splitlines)
+
+
+def _line_starts(source: str) -> list[int]:
+    return [0] + [m.end() for m in _NEWLINE.finditer(source)]
+
+
+def _segment(source: str, line_starts: list[int], n: ast.AST) -> str:
+    """``ast.get_source_segment(source, n)`` for an ASCII source, in time proportional to the segment."""
+    return source[line_starts[n.lineno - 1] + n.col_offset:line_starts[n.end_lineno - 1] + n.end_col_offset]
+
+
 def _is_truth(value: sp.Basic) -> bool:
     """A relation or truth value (sympy's Symbol is also a Boolean, so test the kinds)."""
     from sympy.logic.boolalg import BooleanAtom, BooleanFunction
@@ -435,10 +453,11 @@ def operands(text: str) -> list[str]:
     and also at x = v (``at(op, x, v)``): v may lie outside x's range. Texts are cut from the source as written
     (a decimal keeps all its digits)."""
     source = source_of(text)
+    starts = _line_starts(source)
     out: list[str] = []
 
     def seg(node: ast.AST) -> str:
-        return ast.get_source_segment(source, node) or ast.unparse(node)
+        return _segment(source, starts, node) if source.isascii() else ast.get_source_segment(source, node) or ast.unparse(node)
 
     def walk(node: ast.AST, into: list[str]) -> None:
         if isinstance(node, (ast.Name, ast.Constant)):

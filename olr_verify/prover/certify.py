@@ -20,12 +20,11 @@ from functools import lru_cache
 import sympy as sp
 from flint import ctx, fmpq
 
-from olr_verify.kernel import FORMAT, PRECISION_BITS, statement_sha256
-from olr_verify.kernel.inequality import Inequality, Rejected, _q, exactly_zero, read_expr
-from olr_verify.kernel import intervals
+from olr_verify.expr import ExprError
+from olr_verify.kernel import FORMAT, PRECISION_BITS, intervals, statement_sha256
+from olr_verify.kernel.inequality import MAX_PIECES, Inequality, Rejected, _q, exactly_zero, read_expr
 from olr_verify.kernel.intervals import Undefined, compile_expr, to_fmpq
 from olr_verify.prover import tailcert
-from olr_verify.expr import ExprError
 
 MIN_WIDTH = fmpq(1, 2**24)
 TOUCH_WIDTH = fmpq(1, 8)
@@ -35,6 +34,17 @@ MAX_CUT = 2**12  # unbounded ranges are cut at 8, 16, ..., 4096 at most
 MIN_MULTIPLIER_END = 8  # a multiplier leaf is tried on tails [a, oo) / (-oo, -a] with a >= 8
 PIECE_BOXES = 40  # budget of the sub-search that closes one piece
 MAX_BOUND = fmpq(10) ** 300  # piece bounds are written with at most ~300 digits (the reader takes 400)
+
+
+@lru_cache(maxsize=4096)  # the same candidate is tried on several tail boxes; its text can be long
+def _read_piece(form: sp.Expr, names: tuple) -> tuple[str, sp.Expr] | None:
+    """A piece as the kernel will read it from the certificate: ``(text, expression)``, or None when the kernel's
+    reader refuses it (e.g. a constant of more than 400 digits)."""
+    text = str(form)
+    try:
+        return text, read_expr(text, list(names))
+    except ExprError:
+        return None
 
 
 class _OutOfWork(Exception):
@@ -331,38 +341,54 @@ class _Search:
         if tail in self.tried_tails and _tail_split(*box[tail[0]]) is not None:
             return None  # tried on the first tail box of this side and where cutting stops, not between
         self.tried_tails.add(tail)
-        try:
-            options = tailcert.candidates(self.ineq.slack, *tail)
-        except Exception:  # noqa: BLE001 - sympy failing on a rewrite is only a missed leaf
-            return None
-        for h, flips, forms in options:
-            strict_one = self.ineq.strict and len(forms) == 1  # one fraction shown > 0 by its form
-            pieces, total = [], fmpq(0)
-            for form in forms:
-                piece = self._piece(form, box, tail, depth, strict_one)
-                if piece is None:
-                    break
-                pieces.append(piece)
-                total += _q(piece["bound"])
-            else:
-                if total > 0 if self.ineq.strict and not strict_one else total >= 0:
-                    leaf = {"close": "multiplier", "log_multiplier": str(h), "pieces": pieces}
-                    if flips:
-                        leaf["flips"] = [str(w) for w in flips]
-                    if self._closes("multiplier", leaf, box, False):
-                        return leaf
+        for cand in tailcert.candidates(self.ineq.slack, *tail):
+            leaf = self._multiplier_leaf(cand, box, tail, depth)
+            if leaf is not None and self._closes("multiplier", leaf, box, False):
+                return leaf
         return None
 
-    def _piece(self, form, box, tail, depth, strict=False):
-        """``{"expr", "bound", "tree"}`` with ``form >= bound`` on the box (``form > 0``, marked ``strict``, when
-        ``strict``), or None. The bounds tried, largest first: the piece's value at the tail's finite end (a
-        lower bound when the piece grows along the tail, where the box's enclosure is often only 0:
-        ``e^x/(x + 1)`` on ``[8, oo)``) and its enclosure's lower end on the whole box."""
-        text = str(form)
-        try:
-            expr = read_expr(text, self.ineq.names)
-        except ExprError:  # e.g. a constant of more than 400 digits: not a piece the kernel would read
+    def _multiplier_leaf(self, cand, box, tail, depth):
+        """The leaf of one candidate, or None. Nothing is searched for a candidate whose pieces' largest
+        possible bounds do not add up (or that has more pieces than the kernel takes): it could not close."""
+        strict_one = self.ineq.strict and len(cand.forms) == 1  # one fraction shown > 0 by its form
+        if len(cand.forms) > MAX_PIECES:
             return None
+        options = []
+        for form in cand.forms:
+            option = self._piece_bounds(form, box, tail, strict_one)
+            if option is None:
+                return None
+            options.append(option)
+
+        def adds_up(total):
+            return total > 0 if self.ineq.strict and not strict_one else total >= 0
+
+        best = [bounds[0] for _, _, bounds in options]
+        if not adds_up(sum(best, fmpq(0))) or not cand.exact():
+            return None
+        pieces, total = [], fmpq(0)
+        for k, option in enumerate(options):
+            piece = self._piece(*option, box, depth, strict_one)
+            if piece is None:
+                return None
+            pieces.append(piece)
+            total += _q(piece["bound"])
+            if not adds_up(total + sum(best[k + 1:], fmpq(0))):
+                return None
+        leaf = {"close": "multiplier", "log_multiplier": str(cand.h), "pieces": pieces}
+        if cand.flips:
+            leaf["flips"] = [str(w) for w in cand.flips]
+        return leaf
+
+    def _piece_bounds(self, form, box, tail, strict):
+        """``(text, expr, bounds)``: the lower bounds worth trying for ``form`` on the box, largest first (the
+        piece's value at the tail's finite end: a lower bound when the piece grows along the tail, where the
+        box's enclosure is often only 0: ``e^x/(x + 1)`` on ``[8, oo)``; and its enclosure's lower end on the
+        whole box), or None when there is none (``0`` alone for a ``strict`` piece)."""
+        read = _read_piece(form, tuple(self.ineq.names))
+        if read is None:
+            return None
+        text, expr = read
         name, side = tail
         end = box[name][0] if side > 0 else box[name][1]
         bounds = {fmpq(0)} if strict else set()
@@ -373,7 +399,12 @@ class _Search:
                 return None
             if not isinstance(lo, float) and lo > -MAX_BOUND:
                 bounds.add(min(tailcert.round_down(to_fmpq(lo)), MAX_BOUND))  # a weaker lower bound stays one
-        for bound in sorted(bounds, reverse=True):
+        return (text, expr, sorted(bounds, reverse=True)) if bounds else None
+
+    def _piece(self, text, expr, bounds, box, depth, strict=False):
+        """``{"expr", "bound", "tree"}`` with ``expr >= bound`` on the box for the first of ``bounds`` a small
+        sub-search closes (``expr > 0``, marked ``strict``, when ``strict``), or None."""
+        for bound in bounds:
             sub = _Search(self.ineq.piece(expr - sp.Rational(int(bound.p), int(bound.q)), strict),
                           min(PIECE_BOXES, self.piece_budget), self.deadline, self.ops_limit)
             sub.piece_budget, sub.minimum_points = 0, []  # a tail piece: no minimum leaves (sympy-heavy)

@@ -12,6 +12,7 @@ tail: polynomial exponents in Horner form in ``v`` and powers of ``v`` moved int
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import NamedTuple
 
 import sympy as sp
 from flint import fmpq
@@ -35,32 +36,86 @@ def tail_variable(box) -> tuple[str, int] | None:
     return found[0] if len(found) == 1 else None
 
 
+class Lazy:
+    """The items of an iterator, each computed once and only when asked for: a search that closes on the
+    first candidate does not pay for the sympy work of the others, and a second search re-reads them. An
+    error while computing one (sympy failing on a rewrite) ends the list: only leaves are missed."""
+
+    def __init__(self, items):
+        self._items, self._done = iter(items), []
+
+    def __iter__(self):
+        k = 0
+        while True:
+            if k == len(self._done):
+                try:
+                    self._done.append(next(self._items))
+                except Exception:  # noqa: BLE001 - StopIteration, or a failed rewrite: no further candidate
+                    self._items = iter(())
+                    return
+            yield self._done[k]
+            k += 1
+
+
+class Candidate(NamedTuple):
+    """``s * exp(h) == sum(forms)`` once :meth:`exact` says so (``scaled`` is ``s * exp(h)``, s after the
+    ``flips``)."""
+
+    h: sp.Expr
+    flips: tuple
+    forms: tuple
+    scaled: sp.Expr
+
+    def exact(self) -> bool:
+        return _exact(self.scaled, self.forms)
+
+
+@lru_cache(maxsize=1024)
+def _exact(scaled: sp.Expr, forms: tuple) -> bool:
+    """The exact check, asked only of a candidate whose pieces' bounds could add up (sympy's cancel is the
+    costly part of a candidate)."""
+    rest = scaled - sp.Add(*forms)
+    try:
+        return _terms(rest) <= MAX_IDENTITY_TERMS and identically_zero(rest)
+    except Exception:  # noqa: BLE001 - sympy failing (or a rewrite nested too deep) is only a missed leaf
+        return False
+
+
 @lru_cache(maxsize=256)
-def candidates(slack: sp.Expr, name: str, side: int) -> tuple[tuple[sp.Expr, tuple, tuple[sp.Expr, ...]], ...]:
-    """``(h, flips, forms)``: ``sum(forms) == expand(flipped slack * exp(h))`` exactly; ``h = 0`` first,
-    then minus the dominant exponents. ``flips``: the ``w`` of the softplus terms ``log(1 + exp(w))``
-    with ``w -> +oo`` on the tail (the kernel rewrites them ``w + log(1 + exp(-w))``)."""
+def candidates(slack: sp.Expr, name: str, side: int) -> Lazy:
+    """:class:`Candidate` s, lazily: ``h = 0`` first, then minus the dominant exponents, each with the terms of
+    ``expand(flipped slack * exp(h))`` as they come, grouped by power of v, and as one fraction. ``flips``:
+    the ``w`` of the softplus terms ``log(1 + exp(w))`` with ``w -> +oo`` on the tail (the kernel rewrites them
+    ``w + log(1 + exp(-w))``)."""
+    return Lazy(_candidates(slack, name, side))
+
+
+def _candidates(slack: sp.Expr, name: str, side: int):
     v = sp.Symbol(name)
     far = _far_point(v, side)
     flips = tail_flips(slack, name, side)
-    out = []
     for fl in dict.fromkeys([flips, ()]):
         flipped = softplus_flipped(slack, list(fl))
         for h in _multipliers(flipped, v, side, far):
             scaled = flipped * sp.exp(h)
-            if _terms(scaled) > MAX_IDENTITY_TERMS:  # its identity below would be larger still
+            if _terms(scaled) > MAX_IDENTITY_TERMS:  # its identity would be larger still
                 continue
-            terms = sp.Add.make_args(sp.expand(scaled))
-            whole = (sp.together(sp.Add(*terms)),)  # one fraction: 1 - 1/(1 + e^-x) = e^-x/(1 + e^-x) > 0
-            for group in dict.fromkeys([terms, _grouped(terms, v), whole]):
-                forms = tuple(tail_form(t, v, side, far) for t in group)
-                rest = scaled - sp.Add(*forms)
-                if _terms(rest) <= MAX_IDENTITY_TERMS and identically_zero(rest):
-                    out.append((h, fl, forms))
+            for group in _groups(sp.Add.make_args(sp.expand(scaled)), v):
+                yield Candidate(h, fl, tuple(tail_form(t, v, side, far) for t in group), scaled)
         form = conjugate(flipped)
-        if form is not None and _terms(flipped - form) <= MAX_IDENTITY_TERMS and identically_zero(flipped - form):
-            out.append((sp.Integer(0), fl, (form,)))
-    return tuple(out)
+        if form is not None:
+            yield Candidate(sp.Integer(0), fl, (form,), flipped)
+
+
+def _groups(terms: tuple, v: sp.Symbol):
+    """The terms as they are, grouped by power of v (:func:`_grouped`), and as one fraction (``1 - 1/(1 + e^-x) =
+    e^-x/(1 + e^-x) > 0``), each once, computed when asked for."""
+    seen = set()
+    for make in (lambda: terms, lambda: _grouped(terms, v), lambda: (sp.together(sp.Add(*terms)),)):
+        group = make()
+        if group not in seen:
+            seen.add(group)
+            yield group
 
 
 def conjugate(slack: sp.Expr) -> sp.Expr | None:

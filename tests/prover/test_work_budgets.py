@@ -41,15 +41,17 @@ def test_a_tail_stops_after_its_budget_of_operations_and_at_the_same_box_every_t
 def test_a_tail_multiplier_candidate_too_large_for_an_exact_check_is_skipped(monkeypatch):
     slack = sp.exp(9 * x**2 / 16) - x - sp.exp(-x)  # Lemma A.1's left tail: candidates exist
     tailcert.candidates.cache_clear()
-    found = tailcert.candidates(slack, "x", -1)
+    found = tuple(tailcert.candidates(slack, "x", -1))
     assert found
-    biggest = max(_terms(slack * sp.exp(h) - sp.Add(*forms)) for h, _, forms in found)
+    biggest = max(_terms(c.scaled - sp.Add(*c.forms)) for c in found if c.exact())
     monkeypatch.setattr(tailcert, "MAX_IDENTITY_TERMS", 0)
     tailcert.candidates.cache_clear()
     try:
-        kept = tailcert.candidates(slack, "x", -1)
+        tailcert._exact.cache_clear()
+        kept = tuple(c for c in tailcert.candidates(slack, "x", -1) if c.exact())
     finally:
         tailcert.candidates.cache_clear()
+        tailcert._exact.cache_clear()
     assert biggest > 0 and kept == ()  # no sqrt: no conjugate form either
 
 
@@ -143,3 +145,40 @@ def test_a_dominance_ratio_too_large_to_simplify_is_skipped(monkeypatch):
     monkeypatch.setattr(tails, "MAX_RATIO_OPS", 0)
     ratios = list(_after_dominance()._dom["ratio"].values())
     assert ratios and all(sub is None for sub in ratios)
+
+
+def _tail_search(relation: str):
+    from olr_verify.kernel.inequality import Inequality
+    from olr_verify.prover import certify
+
+    cert = certify.statement(relation, {"x": ("8", "oo")})
+    return certify._Search(Inequality(cert), 2_000, None, None)
+
+
+def test_a_multiplier_candidate_that_cannot_add_up_or_that_the_kernel_would_refuse_is_not_searched(monkeypatch):
+    """Sub-searches are spent only on a candidate whose pieces' largest lower bounds add up to >= 0 and that has at
+    most the kernel's MAX_PIECES pieces (000 Lemma 5's and 003 Lemma 3's tails spent seconds on candidates that
+    could not close)."""
+    from olr_verify.kernel.inequality import MAX_PIECES
+    from olr_verify.prover import certify
+
+    search = _tail_search("exp(-x) >= 0")
+    box = {"x": (fmpq(8), float("inf"))}
+
+    def searched(*args, **kwargs):
+        raise AssertionError("a piece was searched")
+
+    monkeypatch.setattr(certify._Search, "_piece", searched)
+    minus_one = tailcert.Candidate(sp.Integer(0), (), (sp.exp(-x), sp.Integer(-1)), sp.exp(-x) - 1)
+    assert search._multiplier_leaf(minus_one, box, ("x", 1), 0) is None  # bounds at most 0 + (-1) < 0
+    many = tailcert.Candidate(sp.Integer(0), (), tuple(sp.exp(-x) / (MAX_PIECES + 1) for _ in range(MAX_PIECES + 1)),
+                              sp.exp(-x))
+    assert search._multiplier_leaf(many, box, ("x", 1), 0) is None
+
+
+def test_a_multiplier_candidate_whose_bounds_add_up_is_searched_and_closes():
+    search = _tail_search("exp(-x) + 1 >= 0")
+    box = {"x": (fmpq(8), float("inf"))}
+    cand = tailcert.Candidate(sp.Integer(0), (), (sp.exp(-x), sp.Integer(1)), sp.exp(-x) + 1)
+    leaf = search._multiplier_leaf(cand, box, ("x", 1), 0)
+    assert leaf is not None and leaf["close"] == "multiplier" and len(leaf["pieces"]) == 2

@@ -40,3 +40,35 @@ def test_written_form_keeps_its_domain_conditions():
     assert parse_expr("sqrt(x)**2") != x
     assert parse_expr("exp(2*x)") == sp.exp(2 * x)
     assert parse_expr("x + oo") == sp.oo  # an infinity written as oo is allowed
+
+
+@pytest.mark.parametrize("source", [
+    "1.50 + x*2e-3 - (x**2/7)",
+    "(exp(\n  0.125*x\r\n) + 3.0\r\n  * log(1 +\r x))",
+    "Piecewise((0.5, x < 1.25), (x**2, True))\n",
+])
+def test_node_texts_are_the_ones_ast_gives(source):
+    """The reader cuts each node's text from line offsets (ast.get_source_segment rescans the whole source
+    per call, quadratic in the number of constants): same texts on one line and over \\n, \\r\\n and \\r."""
+    import ast
+
+    from olr_verify.expr import _line_starts, _segment
+
+    starts = _line_starts(source)
+    for node in ast.walk(ast.parse(source, mode="eval")):
+        if hasattr(node, "lineno"):
+            assert _segment(source, starts, node) == ast.get_source_segment(source, node)
+
+
+def test_reading_never_rescans_the_whole_source_per_constant(monkeypatch):
+    """ast.get_source_segment splits the whole source on every call: 1,500 decimals (~15,000 characters, under the
+    20,000 limit) took ~3 s to read. The reader cuts texts from offsets computed once instead."""
+    import ast
+
+    def rescan(*args, **kwargs):
+        raise AssertionError("ast.get_source_segment called: quadratic in the number of constants")
+
+    monkeypatch.setattr(ast, "get_source_segment", rescan)
+    text = " + ".join(f"{k}.5*x" for k in range(1500))
+    value = parse_expr(text, {"x": sp.Symbol("x")})
+    assert value == sp.Rational(sum(2 * k + 1 for k in range(1500)), 2) * sp.Symbol("x")

@@ -4,6 +4,8 @@ from __future__ import annotations
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import sympy as sp
 
 from olr_verify.expr import ExprError, parse_expr, parse_relation
@@ -72,3 +74,30 @@ def test_reading_never_rescans_the_whole_source_per_constant(monkeypatch):
     text = " + ".join(f"{k}.5*x" for k in range(1500))
     value = parse_expr(text, {"x": sp.Symbol("x")})
     assert value == sp.Rational(sum(2 * k + 1 for k in range(1500)), 2) * sp.Symbol("x")
+
+
+_SPACE = st.sampled_from(["", " ", "\t", "\f", "\n", "\r\n", "\r", " \\\n", "  \n  "])
+_ATOM = st.sampled_from(["x", "2.50", "1e-3", "7", "pi", "exp(x)", "log(1 + x)", "Abs(x - 0.125)"])
+
+
+@st.composite
+def _source(draw, depth=3):
+    """An ASCII expression inside parentheses (so any line break is legal) with random whitespace."""
+    if depth == 0 or draw(st.booleans()):
+        return draw(_ATOM)
+    op = draw(st.sampled_from(["+", "-", "*", "/", "**"]))
+    left, right = draw(_source(depth - 1)), draw(_source(depth - 1))
+    return f"({draw(_SPACE)}{left}{draw(_SPACE)}{op}{draw(_SPACE)}{right}{draw(_SPACE)})"
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(_source())
+def test_node_texts_match_ast_on_random_layouts(source):
+    import ast
+
+    from olr_verify.expr import _line_starts, _segment
+
+    starts = _line_starts(source)
+    for node in ast.walk(ast.parse(source, mode="eval")):
+        if hasattr(node, "lineno"):
+            assert _segment(source, starts, node) == ast.get_source_segment(source, node)

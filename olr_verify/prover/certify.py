@@ -280,15 +280,7 @@ class _Search:
                 rest = None
             if rest is None or self.piece_budget <= 0:
                 continue
-            sub = _Search(self.ineq.piece(rest, self.ineq.strict), min(PIECE_BOXES, self.piece_budget),
-                          self.deadline, self.ops_limit)
-            sub.piece_budget, sub.minimum_points = 0, []
-            try:
-                tree = sub.node(dict(box), face=False, depth=depth)
-            except (_OutOfWork, RecursionError):
-                tree = None
-            self.piece_budget -= sub.boxes
-            self.boxes += sub.boxes
+            tree = self._piece_tree(rest, self.ineq.strict, box, depth)
             if tree is not None and self._closes("minimum", {**leaf, "tree": tree}, box, False):
                 return {**leaf, "tree": tree}
         return None
@@ -405,19 +397,25 @@ class _Search:
         """``{"expr", "bound", "tree"}`` with ``expr >= bound`` on the box for the first of ``bounds`` a small
         sub-search closes (``expr > 0``, marked ``strict``, when ``strict``), or None."""
         for bound in bounds:
-            sub = _Search(self.ineq.piece(expr - sp.Rational(int(bound.p), int(bound.q)), strict),
-                          min(PIECE_BOXES, self.piece_budget), self.deadline, self.ops_limit)
-            sub.piece_budget, sub.minimum_points = 0, []  # a tail piece: no minimum leaves (sympy-heavy)
-            try:
-                tree = sub.node(dict(box), face=False, depth=depth)
-            except (_OutOfWork, RecursionError):
-                tree = None
-            self.piece_budget -= sub.boxes
-            self.boxes += sub.boxes
+            tree = self._piece_tree(expr - sp.Rational(int(bound.p), int(bound.q)), strict, box, depth)
             if tree is not None:
                 return {"expr": text, "bound": str(Fraction(int(bound.p), int(bound.q))), "tree": tree,
                         **({"strict": True} if strict else {})}
         return None
+
+    def _piece_tree(self, expr, strict, box, depth):
+        """The tree of a small sub-search (at most ``PIECE_BOXES`` boxes, charged to ``piece_budget``) showing
+        ``expr >= 0`` (``> 0`` when ``strict``) on the box, or None. No multiplier or minimum leaves inside."""
+        sub = _Search(self.ineq.piece(expr, strict), min(PIECE_BOXES, self.piece_budget), self.deadline,
+                      self.ops_limit)
+        sub.piece_budget, sub.minimum_points = 0, []  # no nested pieces, no minimum leaves (sympy-heavy)
+        try:
+            tree = sub.node(dict(box), face=False, depth=depth)
+        except (_OutOfWork, RecursionError):
+            tree = None
+        self.piece_budget -= sub.boxes
+        self.boxes += sub.boxes
+        return tree
 
     def _zero(self, box):
         fixed = tuple((n, lo) for n, (lo, hi) in box.items() if lo == hi)

@@ -156,7 +156,7 @@ def _multipliers(slack, v, side, far) -> list:
         e, k = _exponent(t, v)
         if e.has(v):
             exponents.append(e)
-        elif k > 0:
+        elif k != 0:  # a power v^k, growing or decaying (1/v - 1/v^2 times v: 1 - 1/v)
             exponents.append(k * sp.log(side * v))
         exponents += [f.exp * sp.log(f.base) for f in sp.Mul.make_args(t)  # 1/(1 + x^2) = exp(-log(1 + x^2))
                       if f.is_Pow and f.exp.is_Rational and f.exp < 0 and f.base.is_Add and f.base.is_polynomial(v)

@@ -3,6 +3,7 @@ import argparse
 
 import pytest
 
+from olr_verify.kernel import check
 from olr_verify.prover import prove
 from olr_verify.prover.replay import replay_scalar
 
@@ -145,3 +146,12 @@ def test_the_search_takes_no_derivative_across_a_jump():
     res = prove("Piecewise((-1, Abs(x - 1/3) < 10**-30), (1, True)) >= 0", {"x": ("0", "1")}, timeout=1)
     assert res.status != "proved"
     assert "proved" not in str(res.certificate.get("search_status", ""))
+
+
+def test_a_tail_of_decaying_powers_is_certified_by_a_power_multiplier():
+    """1/b - 1/b^2 >= 0 on [1, oo): on [4608, oo) both terms enclose to [0, tiny] and the difference only to
+    [-tiny, tiny]; times b (multiplier h = log b) it is 1 - 1/b >= 1 - 1/4608. The search tried multipliers of
+    growing powers only (verified, 002 Lemma 4.3 case 1's link)."""
+    res = prove("1/beta**2 - 1/beta <= 0", {"beta": ("1", "oo")})
+    assert res.status == "proved"
+    assert check(res.kernel_certificate).accepted

@@ -83,7 +83,6 @@ def _to_rational_str(x: float) -> str:
 # --------------------------------------------------------------------------- replayers
 # Tolerances of the replays: code constants, never read from an artefact.
 RELATION_TOLERANCE = 1e-40  # the 60-digit slack must be below -this
-STRICT_ZERO = 1e-55  # a strict relation fails where |slack| is below this
 IDENTITY_TOLERANCE = 1e-30  # |lhs - rhs| must exceed this times (1 + |lhs| + |rhs|)
 
 
@@ -126,17 +125,12 @@ def replay_scalar_relation(artefact: dict[str, Any]) -> tuple[bool, dict[str, An
 
 
 def exact_zero(expr, point: dict[str, str]) -> bool:
-    """``expr`` is exactly 0 at the exact point (sympy; a tiny positive value such as e^-1000 is not 0): where a
-    strict relation fails."""
-    sp = _sp()
-    subs = {s: _exact(point[s.name]) for s in expr.free_symbols if s.name in point}
-    value = expr.subs(subs)
-    if abs(sp.N(value, 30)) > STRICT_ZERO:
-        return False
-    try:
-        return bool(sp.simplify(value) == 0)
-    except Exception:  # noqa: BLE001 - not shown to be 0
-        return False
+    """``expr`` is exactly 0 at the exact point (a tiny positive value such as e^-1000 is not 0): where a strict
+    relation fails. The kernel's test (:func:`olr_verify.kernel.inequality.exactly_zero`: an enclosure that
+    excludes 0 settles "not 0", else sympy's simplify must reach 0), on ``expr`` with the point put in."""
+    from olr_verify.kernel.inequality import exactly_zero
+
+    return exactly_zero(expr.subs({s: _exact(point[s.name]) for s in expr.free_symbols if s.name in point}))
 
 
 @replayer("identity")

@@ -283,6 +283,9 @@ def tail_form(term: sp.Expr, v: sp.Symbol, side: int, far: dict) -> sp.Expr:
     form = sigmoid_form(term, far, v)
     term = reciprocal_form(term) if form == term else form
     e, k = _exponent(term, v)
+    if not e.has(v) and k != 0:
+        term = _power_over_sigmoid(term, far, v)
+        e, k = _exponent(term, v)
     if not e.has(v):
         return _proper_fraction(term, v)
     rest = sp.Mul(*[f for f in sp.Mul.make_args(term)
@@ -300,6 +303,21 @@ def tail_form(term: sp.Expr, v: sp.Symbol, side: int, far: dict) -> sp.Expr:
     return _times_exp(sign * rest, e + k * sp.log(side * v))
 
 
+def _power_over_sigmoid(term: sp.Expr, far: dict, v: sp.Symbol) -> sp.Expr:
+    """``v^k / (1 + exp(E))**n`` with ``E -> +oo`` on the tail as ``v^k exp(-n E) / (1 + exp(-E))**n``, so that the
+    power moves into the exponent (``x/(1 + e^x)`` is ``oo/oo`` on ``[a, oo)``); ``term`` itself otherwise."""
+    factors = sp.Mul.make_args(term)
+    for i, f in enumerate(factors):
+        if (f.is_Pow and f.exp.is_Integer and f.exp < 0 and f.base.is_Add and len(f.base.args) == 2
+                and 1 in f.base.args):
+            grow = [a for a in f.base.args if a != 1][0]
+            if grow.func is sp.exp and _far_value(grow.args[0], far, v) > 0:
+                e, n = grow.args[0], -f.exp
+                rest = sp.Mul(*[x for j, x in enumerate(factors) if j != i])
+                return rest * sp.exp(-n * e) / (1 + sp.exp(-e)) ** n
+    return term
+
+
 def _proper_fraction(term: sp.Expr, v: sp.Symbol) -> sp.Expr:
     """A rational function of ``v`` as polynomial part + proper fractions (``2x/(2+x) = 2 - 4/(2+x)``): each part
     encloses tightly on a tail, where ``[2a, oo]/[a + 2, oo]`` is only ``[0, oo]``."""
@@ -314,11 +332,25 @@ def _proper_fraction(term: sp.Expr, v: sp.Symbol) -> sp.Expr:
 def _times_exp(coef: sp.Expr, exponent: sp.Expr) -> sp.Expr:
     """``coef * exp(exponent)`` kept in that form: a numeric ``coef`` goes into the exponent as ``log|coef|``
     (sympy would fold ``2 * exp(log(x) - x)`` back into ``2 x exp(-x)``, whose derivative encloses as 0 * oo)."""
+    coef, exponent = _sigmoid_denominators_in(coef, exponent)
     if coef.is_number and coef.is_real and coef != 0:
         inner = sp.exp(exponent + sp.log(abs(coef)), evaluate=False) if abs(coef) != 1 else \
             sp.exp(exponent, evaluate=False)
         return inner if coef > 0 else sp.Mul(-1, inner, evaluate=False)
     return coef * sp.exp(exponent, evaluate=False)
+
+
+def _sigmoid_denominators_in(coef: sp.Expr, exponent: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    """Factors ``(1 + exp(u))**-n`` of ``coef`` moved into the exponent as ``- n log(1 + exp(u))`` (the reader keeps
+    ``exp(... log ...)`` as written, while it would fold ``x e^-x/(1 + e^-x)`` written as a product)."""
+    moved, kept = [], []
+    for f in sp.Mul.make_args(coef):
+        if (f.is_Pow and f.exp.is_Integer and f.exp < 0 and f.base.is_Add and len(f.base.args) == 2
+                and 1 in f.base.args and any(a.func is sp.exp for a in f.base.args)):
+            moved.append(f.exp * sp.log(f.base))
+        else:
+            kept.append(f)
+    return sp.Mul(*kept), exponent + sp.Add(*moved)
 
 
 def round_down(x) -> fmpq:

@@ -155,3 +155,12 @@ def test_a_tail_of_decaying_powers_is_certified_by_a_power_multiplier():
     res = prove("1/beta**2 - 1/beta <= 0", {"beta": ("1", "oo")})
     assert res.status == "proved"
     assert check(res.kernel_certificate).accepted
+
+
+def test_a_power_over_a_growing_sigmoid_denominator_is_certified_on_its_tail():
+    """log(1 + e^a) - a sigma(a) <= log 2 on [0, oo) (003 Lemma 12's link): on the tail its piece a/(1 + e^a) is
+    oo/oo for an enclosure; written exp(log(a) - a - log(1 + e^-a)) (which the kernel's reader keeps as written)
+    it closes by monotonicity. It was verified (the certificate search ran out of interval operations)."""
+    res = prove("log(1+exp(a)) - a*1/(1+exp(-(a))) <= log(2)", {"a": ("0", "oo")})
+    assert res.status == "proved"
+    assert check(res.kernel_certificate).accepted

@@ -284,7 +284,7 @@ def tail_form(term: sp.Expr, v: sp.Symbol, side: int, far: dict) -> sp.Expr:
     term = reciprocal_form(term) if form == term else form
     e, k = _exponent(term, v)
     if not e.has(v) and k != 0:
-        term = _power_over_sigmoid(term, far, v)
+        term = _power_over_sigmoid(_factored_denominator(term), far, v)
         e, k = _exponent(term, v)
     if not e.has(v):
         return _proper_fraction(term, v)
@@ -301,6 +301,21 @@ def tail_form(term: sp.Expr, v: sp.Symbol, side: int, far: dict) -> sp.Expr:
         return term
     sign = (-1) ** int(k) if side < 0 else 1
     return _times_exp(sign * rest, e + k * sp.log(side * v))
+
+
+MAX_FACTOR_OPS = 40  # sympy's factor is tried on terms this small only
+
+
+def _factored_denominator(term: sp.Expr) -> sp.Expr:
+    """``term`` factored by sympy when a denominator is an expanded sum of exponentials (``expand`` writes
+    ``(1 + e^-z)^2`` as ``1 + 2 e^-z + e^-2z``, which no sigmoid form matches); ``term`` itself otherwise."""
+    dens = [f.base for f in sp.Mul.make_args(term) if f.is_Pow and f.exp.is_Integer and f.exp < 0]
+    if not any(d.is_Add and len(d.args) > 2 and d.has(sp.exp) for d in dens) or sp.count_ops(term) > MAX_FACTOR_OPS:
+        return term
+    try:
+        return sp.factor(term)
+    except (sp.PolynomialError, NotImplementedError, ValueError):
+        return term
 
 
 def _power_over_sigmoid(term: sp.Expr, far: dict, v: sp.Symbol) -> sp.Expr:

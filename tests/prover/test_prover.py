@@ -164,3 +164,12 @@ def test_a_power_over_a_growing_sigmoid_denominator_is_certified_on_its_tail():
     res = prove("log(1+exp(a)) - a*1/(1+exp(-(a))) <= log(2)", {"a": ("0", "oo")})
     assert res.status == "proved"
     assert check(res.kernel_certificate).accepted
+
+
+def test_an_expanded_sigmoid_square_on_a_left_tail_is_factored_and_certified():
+    """sigma(z)(1 - z sigma(z)) <= 1 on (-oo, 0] (003 Lemma 12's link): sympy's expand writes the piece
+    z/(1 + e^-z)^2 as z/(1 + 2e^-z + e^-2z), which no sigmoid form matched; factored back it is
+    -exp(2z + log(-z) - 2 log(1 + e^z)) and closes. It was verified (a box (-oo, -8192] could not be closed)."""
+    res = prove("1/(1+exp(-(z)))*(1 - z*1/(1+exp(-(z)))) <= 1", {"z": ("-oo", "0")})
+    assert res.status == "proved"
+    assert check(res.kernel_certificate).accepted

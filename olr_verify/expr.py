@@ -453,11 +453,13 @@ def operands(text: str) -> list[str]:
     and also at x = v (``at(op, x, v)``): v may lie outside x's range. Texts are cut from the source as written
     (a decimal keeps all its digits)."""
     source = source_of(text)
-    starts = _line_starts(source)
+    starts = _line_starts(source) if source.isascii() else None  # _segment's offsets count bytes
     out: list[str] = []
 
     def seg(node: ast.AST) -> str:
-        return _segment(source, starts, node) if source.isascii() else ast.get_source_segment(source, node) or ast.unparse(node)
+        if starts is not None:
+            return _segment(source, starts, node)
+        return ast.get_source_segment(source, node) or ast.unparse(node)
 
     def walk(node: ast.AST, into: list[str]) -> None:
         if isinstance(node, (ast.Name, ast.Constant)):

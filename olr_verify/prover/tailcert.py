@@ -204,13 +204,10 @@ def sigmoid_form(term: sp.Expr, far: dict, v: sp.Symbol) -> sp.Expr:
     (``F == n E``) or ``E -> +oo`` on the tail."""
     factors = list(sp.Mul.make_args(term))
     for i, f in enumerate(factors):
-        if not (f.is_Pow and f.exp.is_Integer and f.exp < 0 and f.base.is_Add and len(f.base.args) == 2
-                and 1 in f.base.args):
+        den = _sigmoid_denominator(f)
+        if den is None:
             continue
-        grow = [a for a in f.base.args if a != 1][0]
-        if grow.func is not sp.exp:
-            continue
-        e, n = grow.args[0], -f.exp
+        e, n = den
         for j, g in enumerate(factors):
             if j != i and g.func is sp.exp and (sp.expand(g.args[0] - n * e) == 0
                                                 or (v is not None and _far_value(e, far, v) > 0)):
@@ -323,13 +320,11 @@ def _power_over_sigmoid(term: sp.Expr, far: dict, v: sp.Symbol) -> sp.Expr:
     power moves into the exponent (``x/(1 + e^x)`` is ``oo/oo`` on ``[a, oo)``); ``term`` itself otherwise."""
     factors = sp.Mul.make_args(term)
     for i, f in enumerate(factors):
-        if (f.is_Pow and f.exp.is_Integer and f.exp < 0 and f.base.is_Add and len(f.base.args) == 2
-                and 1 in f.base.args):
-            grow = [a for a in f.base.args if a != 1][0]
-            if grow.func is sp.exp and _far_value(grow.args[0], far, v) > 0:
-                e, n = grow.args[0], -f.exp
-                rest = sp.Mul(*[x for j, x in enumerate(factors) if j != i])
-                return rest * sp.exp(-n * e) / (1 + sp.exp(-e)) ** n
+        den = _sigmoid_denominator(f)
+        if den is not None and _far_value(den[0], far, v) > 0:
+            e, n = den
+            rest = sp.Mul(*[x for j, x in enumerate(factors) if j != i])
+            return rest * sp.exp(-n * e) / (1 + sp.exp(-e)) ** n
     return term
 
 
@@ -360,12 +355,17 @@ def _sigmoid_denominators_in(coef: sp.Expr, exponent: sp.Expr) -> tuple[sp.Expr,
     ``exp(... log ...)`` as written, while it would fold ``x e^-x/(1 + e^-x)`` written as a product)."""
     moved, kept = [], []
     for f in sp.Mul.make_args(coef):
-        if (f.is_Pow and f.exp.is_Integer and f.exp < 0 and f.base.is_Add and len(f.base.args) == 2
-                and 1 in f.base.args and any(a.func is sp.exp for a in f.base.args)):
-            moved.append(f.exp * sp.log(f.base))
-        else:
-            kept.append(f)
-    return sp.Mul(*kept), exponent + sp.Add(*moved)
+        (kept if _sigmoid_denominator(f) is None else moved).append(f)
+    return sp.Mul(*kept), exponent + sp.Add(*[f.exp * sp.log(f.base) for f in moved])
+
+
+def _sigmoid_denominator(f: sp.Expr) -> tuple[sp.Expr, int] | None:
+    """``(u, n)`` when the factor ``f`` is ``(1 + exp(u))**-n`` (n a positive integer), else None."""
+    if not (f.is_Pow and f.exp.is_Integer and f.exp < 0 and f.base.is_Add and len(f.base.args) == 2
+            and 1 in f.base.args):
+        return None
+    grow = [a for a in f.base.args if a != 1][0]
+    return (grow.args[0], -f.exp) if grow.func is sp.exp else None
 
 
 def round_down(x) -> fmpq:

@@ -102,6 +102,7 @@ def read(folder: str | Path) -> tuple[dict[str, str], list[dict[str, Any]]]:
         _check_shapes(entry, where)
         if not all(d.startswith(key + ":") for d in entry.get("depends_on", [])):
             raise PaperError(f"{where}: depends_on names results of this paper (ids starting with {key + ':'!r})")
+    _check_claim_links(entries, path)
     return dict(paper), entries
 
 
@@ -145,6 +146,41 @@ def _check_shapes(entry: dict[str, Any], where: str) -> None:
         nodes += [link for link in links if isinstance(link, dict)] if isinstance(links, list) else []
 
 
+def _claim_links(node: dict[str, Any]) -> list[str]:
+    """The ids named by ``{ claim = "..." }`` links anywhere under ``node``."""
+    found, nodes = [], [node]
+    while nodes:
+        n = nodes.pop()
+        if "claim" in n:
+            found.append(n["claim"])
+        links = n.get("links", [])
+        nodes += [x for x in links if isinstance(x, dict)] if isinstance(links, list) else []
+    return found
+
+
+def _check_claim_links(entries: list[dict[str, Any]], path: Path) -> None:
+    """A ``{ claim = "ID" }`` link reuses the verdict of another claim of the same ``paper.toml``: naming a claim
+    that is not there, or closing a cycle (a claim that, through its links, reuses itself), is an error."""
+    graph = {e["id"]: _claim_links(e) for e in entries}
+    for claim_id, targets in graph.items():
+        bad = [t for t in targets if not isinstance(t, str) or t not in graph]
+        if bad:
+            raise PaperError(f"{path}: claim {claim_id}: link claim {bad[0]!r} is not a claim of this paper.toml")
+    done: set[str] = set()
+    for start in graph:
+        path_ids, stack = [start], [iter(graph[start])]
+        while stack:
+            nxt = next(stack[-1], None)
+            if nxt is None:
+                done.add(path_ids.pop())
+                stack.pop()
+            elif nxt in path_ids:
+                raise PaperError(f"{path}: claim links form a cycle: {' -> '.join(path_ids + [nxt])}")
+            elif nxt not in done:
+                path_ids.append(nxt)
+                stack.append(iter(graph[nxt]))
+
+
 def domain_of(value: Any, where: str, empty_ok: bool = False) -> dict[str, tuple[str, str]]:
     """An ordered domain table ``{x = ["lo", "hi"], ...}``, checked with the safe reader (``{}`` only where
     ``empty_ok``: an identity of free symbols, decided exactly)."""
@@ -183,13 +219,13 @@ def _nonempty(name: str, lo, hi, where: str) -> None:
         raise PaperError(f"{where}: domain.{name}: lo {lo} > hi {hi}: the range is empty")
 
 
-def _node(entry: dict[str, Any], where: str) -> Callable[[Context], Outcome]:
+def _node(entry: dict[str, Any], where: str, link: bool = False) -> Callable[[Context], Outcome]:
     """The decider of one inequality, identity or chain (a claim, or a link of a chain), with its wrappers:
     ``restricted = { proved_on, printed }`` (a proof of less than the printed domain is ``verified``) and
     ``cited`` (one step is a citation, so at most ``verified``): :mod:`olr_verify.checks.verdicts`."""
     from olr_verify.checks import verdicts
 
-    decide = _bare_node(entry, where)
+    decide = _bare_node(entry, where, link)
     extra = entry.get("evidence")
     if extra is not None:
         if not isinstance(extra, dict):
@@ -219,7 +255,9 @@ def _with_evidence(out: Outcome, extra: dict[str, Any]) -> Outcome:
     return Outcome(out.status, out.method, evidence, out.counterexample, out.certificate)
 
 
-def _bare_node(entry: dict[str, Any], where: str) -> Callable[[Context], Outcome]:
+def _bare_node(entry: dict[str, Any], where: str, link: bool) -> Callable[[Context], Outcome]:
+    """The bare decider of a claim or link; only a link may be a ``claim`` reference, an undecided step
+    (``inconclusive``: a cited or lost step, so the chain is at most inconclusive) or a constant fact."""
     from olr_verify.checks import scalar_common as sc
     from olr_verify.expr import parse_relation, same_text
 
@@ -227,13 +265,26 @@ def _bare_node(entry: dict[str, Any], where: str) -> Callable[[Context], Outcome
         links = entry["links"]
         if not isinstance(links, list) or not links or not all(isinstance(x, dict) for x in links):
             raise PaperError(f"{where}: a chain needs a non-empty list of links (tables)")
-        unknown = set().union(*links) - _NODE_FIELDS
+        unknown = set().union(*links) - _NODE_FIELDS - {"claim", "inconclusive"}
         if unknown:
             raise PaperError(f"{where}: unknown link field(s) {sorted(unknown)}")
-        deciders = [(str(link.get("label", f"link-{i + 1}")), _node(link, f"{where}, link {i + 1}"))
-                    for i, link in enumerate(links)]
+        deciders = [(str(x.get("label", f"link-{i + 1}")), _node(x, f"{where}, link {i + 1}", link=True))
+                    for i, x in enumerate(links)]
         method = str(entry.get("method", "printed chain, link by link"))
         return lambda ctx: sc.combine([(label, decide(ctx)) for label, decide in deciders], method)
+    if "claim" in entry and link:
+        stray = set(entry) - {"claim", "label"}
+        if stray:
+            raise PaperError(f"{where}: a claim link carries only claim and label, not {sorted(stray)}")
+        target = str(entry["claim"])
+        return lambda ctx: _claim_verdict(target, ctx)
+    if "inconclusive" in entry and link:
+        stray = set(entry) - {"inconclusive", "label"}
+        if stray:
+            raise PaperError(f"{where}: an undecided link carries only inconclusive and label, not {sorted(stray)}")
+        return _undecided(entry["inconclusive"], where)
+    if "relation" in entry and entry.get("domain") == {} and link:
+        return _constant_fact(str(entry["relation"]), where)
     domain = domain_of(entry.get("domain"), where, empty_ok="relation" not in entry)
     names = list(domain)
     reading = str(entry.get("reading", ""))
@@ -259,6 +310,43 @@ def _bare_node(entry: dict[str, Any], where: str) -> Callable[[Context], Outcome
     except ValueError as exc:
         raise PaperError(f"{where}: {exc}") from None
     raise PaperError(f"{where}: needs relation (an inequality) or lhs and rhs (an identity)")
+
+
+def _claim_verdict(claim_id: str, ctx: Context) -> Outcome:
+    """The verdict of another claim, decided once per run (:func:`olr_verify.cache.shared`: the processes of a run
+    share it; several chains reuse one step)."""
+    from olr_verify.cache import shared
+    from olr_verify.registry import decide
+
+    return shared(ctx, f"claim-link-{claim_id}", lambda: decide(claim_id, ctx))
+
+
+def _constant_fact(relation: str, where: str) -> Callable[[Context], Outcome]:
+    """A relation between rational constants (``domain = {}``), decided by exact rational arithmetic: ``proved``
+    with a certificate the kernel re-checks in fmpq (kind ``exact``), or ``refuted`` with a replayable artefact."""
+    import sympy as sp
+
+    from olr_verify.expr import parse_relation
+
+    try:
+        rel = parse_relation(relation, [])
+    except ValueError as exc:
+        raise PaperError(f"{where}: {exc}") from None
+    lhs, rhs = rel.lhs, rel.rhs
+    if not (isinstance(lhs, sp.Rational) and isinstance(rhs, sp.Rational)):
+        raise PaperError(f"{where}: a relation with domain {{}} compares rational constants, got {relation!r}")
+    holds = bool(type(rel)(lhs, rhs))
+    certificate = None
+    if holds:
+        from olr_verify.kernel import FORMAT, statement_sha256
+
+        certificate = {"format": FORMAT, "claim": None, "kind": "exact", "relations": [relation]}
+        certificate["statement_sha256"] = statement_sha256(certificate)
+    outcome = Outcome("proved" if holds else "refuted", "exact rational arithmetic (kernel-checked in fmpq)",
+                      {"fact": relation, "lhs": str(lhs), "rhs": str(rhs)},
+                      None if holds else {"replay": {"type": "scalar_relation", "relation": relation, "point": {},
+                                                     "domain": {}}}, certificate)
+    return lambda ctx: outcome
 
 
 def identity_names(text: str, domain: dict[str, Any], symbols: Any) -> Any:

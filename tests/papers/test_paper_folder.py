@@ -376,3 +376,106 @@ def test_an_identity_whose_sides_are_the_same_text_is_refused(fresh_registry, tm
     ''')
     with pytest.raises(PaperError, match="same text"):
         fresh_registry.add_paper(tmp_path)
+
+
+def test_a_link_may_reuse_another_claim_and_state_a_rational_fact(fresh_registry, tmp_path):
+    _paper(tmp_path, '''
+        [[claim]]
+        id = "t:lemma-1"
+        check_kind = "scalar-inequality"
+        statement = "s"
+        relation = "x**2 <= x"
+        domain = { x = ["0", "1"] }
+
+        [[claim]]
+        id = "t:lemma-2"
+        check_kind = "chain"
+        statement = "Lemma 1 and a true fact"
+        links = [ { claim = "t:lemma-1", label = "lemma 1" },
+                  { relation = "(3/10)**2 + (9/10)**2 <= 1", domain = {}, label = "norm" } ]
+
+        [[claim]]
+        id = "t:lemma-3"
+        check_kind = "chain"
+        statement = "Lemma 1 and a false fact"
+        links = [ { claim = "t:lemma-1" }, { relation = "(3/10)**2 + (9/10)**2 < 9/10", domain = {} } ]
+    ''')
+    fresh_registry.add_paper(tmp_path)
+    lemma_1 = _decide("t:lemma-1", tmp_path)
+    chained = _decide("t:lemma-2", tmp_path)
+    assert lemma_1.status == chained.status == "proved"
+    assert chained.evidence["links"]["lemma 1"]["status"] == "proved"
+    from olr_verify.kernel import check, statement_sha256
+
+    assert check(chained.certificate).accepted  # the fact's certificate is re-checked in fmpq by the kernel
+    fact = chained.certificate["links"][1]["certificate"]
+    tampered = {**fact, "relations": ["(3/10)**2 + (9/10)**2 <= 89/100"]}
+    tampered["statement_sha256"] = statement_sha256(tampered)
+    assert "false in exact arithmetic" in check(tampered).reason
+    false = _decide("t:lemma-3", tmp_path)
+    assert false.status == "refuted" and false.evidence["refuted_link"] == "link-2"
+    path = artefacts.write(false.counterexample, tmp_path / "cx", "t:lemma-3")
+    assert artefacts.replay(path)[0]  # 9/10 < 9/10 fails exactly
+
+
+@pytest.mark.parametrize("links, message", [
+    ('[ { claim = "t:lemma-9" } ]', "link claim 't:lemma-9' is not a claim"),
+    ('[ { claim = "t:lemma-1" } ]', "cycle: t:lemma-1 -> t:lemma-1"),
+    ('[ { claim = "t:lemma-2" } ]', "cycle: t:lemma-1 -> t:lemma-2 -> t:lemma-1"),
+    ('[ { claim = "t:lemma-3", domain = { x = ["0", "1"] } } ]', "carries only claim and label"),
+    ('[ { relation = "sqrt(2) <= 3/2", domain = {} } ]', "compares rational constants"),
+])
+def test_a_bad_claim_link_or_fact_is_one_clear_error(fresh_registry, tmp_path, links, message):
+    _paper(tmp_path, f'''
+        [[claim]]
+        id = "t:lemma-1"
+        check_kind = "chain"
+        statement = "s"
+        links = {links}
+
+        [[claim]]
+        id = "t:lemma-2"
+        check_kind = "chain"
+        statement = "s"
+        links = [ {{ claim = "t:lemma-1" }} ]
+
+        [[claim]]
+        id = "t:lemma-3"
+        check_kind = "scalar-inequality"
+        statement = "s"
+        relation = "x <= 1"
+        domain = {{ x = ["0", "1"] }}
+    ''')
+    with pytest.raises(PaperError, match=message):
+        fresh_registry.add_paper(tmp_path)
+
+
+def test_an_undecided_link_keeps_its_chain_inconclusive_and_the_other_links_are_checked(fresh_registry, tmp_path):
+    _paper(tmp_path, '''
+        [[claim]]
+        id = "t:claim-1"
+        check_kind = "chain"
+        statement = "an order statement resting on a cited theorem"
+        links = [ { lhs = "n/(sqrt(n)/B) + (sqrt(n)/B)*B**2", rhs = "2*B*sqrt(n)", domain = { n = ["1", "100"], B = ["1/10", "10"] }, label = "minimum" },
+                  { inconclusive = { method = "cited result", reason = "cited theorem" }, label = "cited" } ]
+
+        [[claim]]
+        id = "t:claim-2"
+        check_kind = "chain"
+        statement = "the same with a wrong minimum"
+        links = [ { lhs = "n/(sqrt(n)/B) + (sqrt(n)/B)*B**2", rhs = "B*sqrt(n)", domain = { n = ["1", "100"], B = ["1/10", "10"] } },
+                  { inconclusive = { reason = "cited theorem" } } ]
+    ''')
+    fresh_registry.add_paper(tmp_path)
+    out = _decide("t:claim-1", tmp_path)
+    assert out.status == "inconclusive" and out.evidence["links"]["minimum"]["status"] == "proved"
+    assert _decide("t:claim-2", tmp_path).status == "refuted"  # a false checked link still refutes
+    _paper(tmp_path, '''
+        [[claim]]
+        id = "t:claim-1"
+        check_kind = "chain"
+        statement = "s"
+        links = [ { inconclusive = { reason = "r" }, relation = "x <= 1", domain = { x = ["0", "1"] } } ]
+    ''')
+    with pytest.raises(PaperError, match="carries only inconclusive and label"):
+        fresh_registry.add_paper(tmp_path)

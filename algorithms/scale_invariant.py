@@ -162,8 +162,8 @@ class ScaleInvariantFull(_LinearisedLearner):
         Sh = Sp @ self._h
         q = float(x @ Sh)
         log_eta = (float(self._h @ Sh) - self._Gamma) / (2.0 * self.alpha) - math.log(self.alpha)
-        if q == 0.0:
-            self._w = np.zeros(self.d)
+        if q == 0.0:  # ŷ = 0 (x_t ⟂ S_t†h_t, e.g. x_1ᵀS†x_0 = 0 when S spans x_0, x_1), but w_t = η_t S_t†h_t stays
+            self._w = math.exp(log_eta) * Sh if log_eta <= _MAX_LOG else np.zeros(self.d)
             return 0.0
         if log_eta + math.log(abs(q)) > _MAX_LOG:
             raise OverflowError("Algorithm 2 prediction exceeds the float64 range (η_t too large)")

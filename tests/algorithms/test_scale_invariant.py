@@ -193,3 +193,14 @@ def test_algorithm_1_says_when_the_weights_fit_but_their_prediction_does_not():
         for _ in range(4000):
             L.update_gradient(x, -1.0)
     assert 1000 < L.state()["t"] < 4000
+
+
+def test_algorithm_2_keeps_w_when_the_prediction_is_exactly_zero():
+    """x_1 ⟂ S_1†h_1 (orthogonal inputs) gives ŷ_1 = 0 exactly, but the box's w_1 = η_1 S_1†h_1 is not 0."""
+    L = alg.ScaleInvariantFull(3, alpha=1.3)
+    x0, x1 = np.array([1.0, 0.0, 0.0]), np.array([0.0, 1.0, 0.0])
+    L.predict(x0)
+    L.update(x0, 1.0)  # g_0 = -1/2, h_1 = x0/2, Γ_1 = 1/4
+    assert L.predict(x1) == 0.0
+    eta = np.exp((0.25 - 0.25) / (2 * 1.3)) / 1.3  # h_1ᵀS_1†h_1 = 1/4 with S_1 = diag(1, 1, 0)
+    np.testing.assert_allclose(L.state()["w"], eta * np.array([0.5, 0.0, 0.0]), rtol=1e-12)

@@ -13,6 +13,8 @@ import itertools
 import math
 from fractions import Fraction
 
+from functools import lru_cache
+
 import sympy as sp
 from flint import arb, ctx, fmpq
 
@@ -361,15 +363,10 @@ def monotone_end(slack, xv, variables):
 
 def _monotone_side(slack, xv, variables):
     """-1: the lower end of x (d s/d x >= 0), +1: the upper end, None: no certain sign (see monotone_end)."""
-    deriv = sp.diff(slack, xv.symbol)
     env = domain_env(variables)
-    forms = [lambda e: e]
-    if sp.count_ops(deriv) <= SIMPLIFY_OPS:
-        forms.append(lambda e: sp.factor(sp.cancel(sp.together(
-            sp.expand(e.rewrite(sp.exp), power_exp=True, mul=False, multinomial=False)))))
-    for form in forms:
+    for form in _derivative_forms(slack, xv.symbol):
         try:
-            d = compile_expr(form(deriv))(env)
+            d = compile_expr(form)(env)
         except (Unsupported, ValueError):
             continue
         if d.certainly_ge0():
@@ -377,6 +374,20 @@ def _monotone_side(slack, xv, variables):
         if d.certainly_le0():
             return 1
     return None
+
+
+@lru_cache(maxsize=256)
+def _derivative_forms(slack, symbol) -> tuple:
+    """d s/d x as written and, when small, as one factored fraction in the exponentials: the forms depend on
+    the expression only, so each box of a search reuses them (sympy's factor is the cost)."""
+    deriv = sp.diff(slack, symbol)
+    if sp.count_ops(deriv) > SIMPLIFY_OPS:
+        return (deriv,)
+    try:
+        return deriv, sp.factor(sp.cancel(sp.together(
+            sp.expand(deriv.rewrite(sp.exp), power_exp=True, mul=False, multinomial=False))))
+    except ValueError:
+        return (deriv,)
 
 
 _SCREEN = (fmpq(3, 7), fmpq(-5, 11), fmpq(13, 17))

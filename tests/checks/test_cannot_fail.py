@@ -118,5 +118,7 @@ def test_lemma_4_1_runs_its_proof_steps_in_quick_mode_too(ctx, monkeypatch):
     import olr_verify.papers.s002_scale_invariant.sections1_to_4 as s24
     from olr_verify.outcome import Outcome
 
-    monkeypatch.setattr(s24, "lemma_4_1_steps", lambda ctx: Outcome("inconclusive", "planted", {}))
+    real = s24.decide
+    monkeypatch.setattr(s24, "decide", lambda cid, ctx: Outcome("inconclusive", "planted", {})
+                        if cid == "002:lemma-4.1/steps" else real(cid, ctx))
     assert s24.lemma_4_1(ctx).status == "inconclusive"

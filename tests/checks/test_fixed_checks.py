@@ -66,17 +66,39 @@ def test_theorem_4_2_remaining_trials_refutes_a_wrong_sherman_morrison_chain(ctx
     assert printed.status == "verified" and printed.evidence["proved_on"]  # proved for d = 2 only
 
 
+def _theorem_1_proof_steps(success="3/4", gap="1/4", const=16):
+    """Steps 1 and 2 of 003:theorem-1/proof as declared in s003_hkl/paper.toml, with the printed numbers replaced."""
+    return [{"relation": f"P - Q >= {gap}", "domain": {"P": [success, "1"], "Q": ["0", f"1 - {success}"]}},
+            {"lhs": f"({gap})**2*p/eps**2", "rhs": f"p/({const}*eps**2)",
+             "domain": {"p": ["1/100", "1"], "eps": ["1/100", "1/2"]}}]
+
+
+def test_theorem_1_proof_steps_are_the_declared_ones():
+    from pathlib import Path
+
+    from olr_verify import paper_folder
+    from olr_verify.papers import s003_hkl
+
+    _, entries = paper_folder.read(Path(s003_hkl.__file__).parent)
+    links = next(e for e in entries if e["id"] == "003:theorem-1/proof")["links"]
+    fields = ("relation", "lhs", "rhs", "domain")
+    assert [{k: v for k, v in link.items() if k in fields} for link in links[:2]] == _theorem_1_proof_steps()
+
+
 @pytest.mark.parametrize("variant", [{"gap": "3/4"}, {"const": 4}, {"success": "1/2", "gap": "1/4"}])
 def test_theorem_1_proof_refutes_false_steps(ctx, variant):
-    from olr_verify.papers.s003_hkl import coin_bias as m
+    from olr_verify import paper_folder
 
-    assert combine(m.theorem_1_proof_links(ctx, **variant)).status == "refuted"
+    entry = {"id": "003:theorem-1/proof", "check_kind": "chain", "statement": "variant",
+             "links": _theorem_1_proof_steps(**variant)}
+    assert paper_folder.declarative_check(entry, "variant")(ctx).status == "refuted"
+    assert paper_folder.declarative_check({**entry, "links": _theorem_1_proof_steps()}, "printed")(ctx).status in PASSING
 
 
 def test_theorem_1_proof_is_no_stronger_than_lemma_16(ctx):
-    from olr_verify.papers.s003_hkl import coin_bias as m
+    from olr_verify import registry
 
-    out = m.theorem_1_proof(ctx)
+    out = registry.get("003:theorem-1/proof").check(ctx)
     assert out.status == "verified"  # steps proved, Lemma 16 verified on exact binomial laws
     assert {v["status"] for v in out.evidence["links"].values()} == {"proved", "verified"}
 

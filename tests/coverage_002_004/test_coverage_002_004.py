@@ -47,7 +47,7 @@ def test_gamma_star_is_the_stationary_point_of_the_concave_quadratic(ctx):
 def test_theorem_4_5_gamma_with_g_not_squared_is_refuted(ctx):
     from olr_verify.checks.scalar_common import replay_identity
 
-    out = c2.theorem_4_5_gamma_bound(ctx)
+    out = registry.decide("002:theorem-4.5/gamma-bound", ctx)  # declared in paper.toml
     assert out.status == "refuted" and replay_identity(out.counterexample)[0]
 
 

@@ -7,7 +7,6 @@ from olr_verify.artefacts import replay, write
 from olr_verify.outcome import Context
 from olr_verify.papers.s003_hkl import lemmas3_5_theorems2_4 as coverage_003
 from olr_verify.papers.s003_hkl import coin_bias as coverage_003_coins
-from olr_verify.papers.s003_hkl import lemma5 as coverage_003_lemma5
 
 
 def _ctx(tmp_path: Path) -> Context:

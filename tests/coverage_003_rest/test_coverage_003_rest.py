@@ -13,9 +13,9 @@ def _ctx():
 def test_printed_equation_16_is_refuted_with_a_replayable_artefact(tmp_path):
     import json
 
-    from olr_verify.papers.s003_hkl.lemma12_and_rest import equation_16
+    from olr_verify import registry
 
-    out = equation_16(_ctx())
+    out = registry.get("003:equation-16").check(_ctx())  # declared in s003_hkl/paper.toml
     assert out.status == "refuted"
     p = tmp_path / "a.json"
     p.write_text(json.dumps({"claim": "003:equation-16", **out.counterexample}))  # replays are bound to a claim

@@ -1,5 +1,5 @@
-"""Seed 000 (AIOLI): complexity claims (Theorem 4, Table 1, abstract), the online-to-batch Corollary 6,
-Figure 1 and the cited statements.
+"""Seed 000 (AIOLI): complexity claims (Theorem 4, Table 1, abstract), the online-to-batch Corollary 6 and
+Figure 1 (the cited statements 000:claim-10/b and 000:claim-11/b are declared in paper.toml).
 
 Complexity claims are measured, never proved: thread CPU time of ``algorithms.AIOLI`` (Algorithm 2 with
 ``inner_steps=T``), ``OGD`` and ``ONS`` on seeded data, with log-log slopes fitted over a grid of n,
@@ -313,35 +313,3 @@ def figure_1(ctx: Context) -> Outcome:
                                                            "is a line through 0 (proper); AIOLI and Foster et al. bend "
                                                            "(improper). Look at the curvature of AIOLI near |x| = 1.")],
                     "note": "the non-linearity of AIOLI is also certified in ball arithmetic by 000:equation-10"})
-
-
-# --------------------------------------------------------------------------- cited statements
-def _cited(reason: str, **ev) -> Outcome:
-    return Outcome("inconclusive", "cited result", {"reason": "cited result: " + reason, **ev})
-
-
-@check("000:claim-10/b")
-def claim_10_b(ctx: Context) -> Outcome:
-    B, R, d, n = 10.0, 1.0, 2, 10**4
-    ours = d * (1 + B * R) * math.log(1 + n * B * B * R * R / (8 * d * (1 + B * R))) + 1
-    return _cited("the O(d + B^2 R^2) excess risk of [Mourtada and Gaiffas, 2019] and the log n lower bound of "
-                  "[Vovk, 2001] are not restated; only the comparison of orders can be tabulated",
-                  example={"B": B, "R": R, "d": d, "n": n, "n x Corollary 6 bound": round(ours, 2),
-                           "d + B^2 R^2": d + B * B * R * R,
-                           "note": "d BR log(BRn) exceeds d + B^2R^2 by a factor BR log(BRn) only relative to d"})
-
-
-@check("000:claim-11/b")
-def claim_11_b(ctx: Context) -> Outcome:
-    import sympy as sp
-
-    n, B, lam = sp.symbols("n B lam", positive=True)
-    f = n / lam + lam * B**2  # B d_eff(B lam) + lam B^2 with d_eff(B lam) <= n/(B lam)
-    lam_star = sp.solve(sp.diff(f, lam), lam)[0]
-    val = sp.simplify(f.subs(lam, lam_star))
-    return _cited("stated without proof for an RKHS; checking it needs a kernel AIOLI and an RKHS comparator",
-                  arithmetic={"min_lam (n/lam + lam B^2)": str(val), "at lam": str(lam_star),
-                              "note": "gives 2 B sqrt(n) = O(B sqrt n) exactly, but d_eff <= n/lam itself needs "
-                                      "||x|| <= 1 (see 000:claim-11/a)"})
-
-

@@ -1,5 +1,6 @@
 """Seed 000 (AIOLI): exact and ball-arithmetic checks of Lemma 2's proof, eq. (5), eq. (10), the
-step "theta_{t+1} = A_t^{-1} b_t" of Theorem 7, the argmin step of Lemma 8 and the mixability fact.
+step "theta_{t+1} = A_t^{-1} b_t" of Theorem 7 and the argmin step of Lemma 8 (the mixability fact,
+000:claim-10/a, is declared in paper.toml).
 
 The ball-arithmetic checks use the smallest exact AIOLI state: d = 1 after one round.  With
 b_0 = 0 the first estimate is theta_hat_1 = 0 exactly (the root of z + (q/2) tanh(z/2) = 0), so
@@ -278,20 +279,3 @@ def lemma_8_argmin(ctx: Context) -> Outcome:
                           {"a_values": len(grid), "max_distance_outside_[0,a]": worst})))
     return combine(links, extra={"reading": "convexity of phi is exact (phi'' = int_0^1 s^2 e^{sx} ds > 0); with "
                                             "the two derivative signs this places an argmin in [0, a]"})
-
-
-# --------------------------------------------------------------------------- claim 10/a (mixability)
-@check("000:claim-10/a")
-def claim_10_a(ctx: Context) -> Outcome:
-    """1-mixability: for predictions Y^ ~ Q, y^* = logit(E sigma(Y^)) has e^{-l(y^*, y)} = E e^{-l(Y^, y)}
-    for both y (sigma(y^*) = p, 1 - sigma(y^*) = 1 - p): exact."""
-    import sympy as sp
-
-    p = sp.Symbol("p", positive=True)
-    ystar = sp.log(p / (1 - p))
-    mix = combine([("y = +1: e^{-l(logit p, 1)} == p", identity(1 / (1 + sp.exp(-ystar)), p, {"p": ("1/100", "99/100")}, ctx)),
-                   ("y = -1: e^{-l(logit p, -1)} == 1 - p", identity(1 / (1 + sp.exp(ystar)), 1 - p,
-                                                                     {"p": ("1/100", "99/100")}, ctx))])
-    cited = Outcome("inconclusive", "cited", {"reason": "cited result: the O((d+B^2)/n) excess risk of [Mourtada "
-                                                         "and Gaiffas, 2019] needs their estimator and analysis"})
-    return combine([("logistic loss is 1-mixable", mix), ("Mourtada-Gaiffas excess risk", cited)])

@@ -1,5 +1,5 @@
-"""Seed 001 (GAF): claims 4-9 (rates and complexities of the compared algorithms), Assumption (A1) exp-concavity
-and (A4) for the logistic loss.
+"""Seed 001 (GAF): claims 5-8 (rates and complexities of the compared algorithms) and (A4) for the logistic loss.
+Claims 4 and 9 and (A1) exp-concavity are declared in paper.toml.
 """
 
 from __future__ import annotations
@@ -14,20 +14,7 @@ from olr_verify.registry import check
 from olr_verify.papers.s001_gaf.proposition3 import _slope
 
 
-# ----------------------------------------------------------------------------- claims 4-7, 9, 11, 13, Table 1
-
-@check("001:claim-4")
-def claim_4(ctx: Context) -> Outcome:
-    from olr_verify.checks.scalar_common import inequality
-    per_round = inequality("log(p/((1-mu)*p + mu/K)) <= -log(1-mu)", {"mu": ("0", "1/2"), "K": ("1", "100"),
-                                                                       "p": ("0", "1")}, ctx, use_prover=not ctx.quick)
-    ev = {"per-round bound l(ybar) - l(y_hat) <= -log(1-mu) <= 2 mu": per_round.status,
-          "sum": "<= n(-log(1-mu)) <= 2 mu n: 'an additional constant mu n' holds up to the factor 2 (and exactly "
-                 "<= mu n for K = 2); with mu = 1/n: <= -n log(1-1/n) <= 2 log 2",
-          "reading": "order statement (cited Lemma 16 of Foster et al. 2018)"}
-    st = "verified" if per_round.status in ("proved", "verified") else per_round.status
-    return Outcome(st, "scalar bound per round (see also 001:equation-10/corrected)", ev, per_round.counterexample)
-
+# ----------------------------------------------------------------------------- claims 5-7
 
 def claim_5_total_deviation(m_of_n) -> dict:
     """n·ε with the Chernoff radius ε = sqrt(8 L/(m c)) (deviation δ/n per round, p̄ ≥ c), m = ``m_of_n(n, L)``.
@@ -93,37 +80,6 @@ def claim_7(ctx: Context) -> Outcome:
         "reason": "the orders are consistent with (7) as n -> infinity for fixed B, d, K (complexity O(n^4) = "
                   "K^2 n^4 log(n/delta) of Prop. 3 for fixed K, d); uniformly in (B, K) the abstract's O(B log n) "
                   "drops d'K B^2 and the Sec. 1 form drops d'K log(K) log n, so which reading is meant decides"})
-
-
-@check("001:claim-9")
-def claim_9(ctx: Context) -> Outcome:
-    import sympy as sp
-    s = sp.Symbol("s", real=True)
-    sig = lambda v: 1 / (1 + sp.exp(-v))  # noqa: E731
-    # binary logistic l(s) = log(1 + e^{-s}): l'' / l'^2 = sigma(s)sigma(-s)/sigma(-s)^2 = e^{s}
-    ratio = sp.simplify((sig(s) * sig(-s)) / sig(-s) ** 2 - sp.exp(s))
-    ok = ratio == 0
-    return Outcome("verified" if ok else "inconclusive", "exact sympy identity + reading", {
-        "identity": "largest eta with l'' >= eta l'^2 at margin s is e^{s}; on |s| <= BR the exp-concavity constant is "
-                    "e^{-BR} (binary), e^{-sqrt2 BR} for K = 2 with the Frobenius ball: so eta > e^{-B} (R = 1) is "
-                    "never admissible, i.e. 'only for eta <= e^{-B}' holds",
-        "sympy": str(ratio), "ONS rate": "cited: O((1/eta) log n) = O(e^B log n) (Hazan et al. 2007)"})
-
-
-@check("001:assumption-a1/exp-concave")
-def a1_exp_concave(ctx: Context) -> Outcome:
-    from olr_verify.checks.scalar_common import inequality
-    # e^{-alpha l} = (e^{-eta l})^{alpha/eta}: concave (concave, positive) composed with t -> t^{alpha/eta} (concave
-    # increasing for alpha <= eta); Jensen: E e^{-alpha l(theta)} <= e^{-alpha l(E theta)}. Numerical instance:
-    jensen = inequality("(p*exp(-a*log(1+exp(-u))) + (1-p)*exp(-a*log(1+exp(-v)))) <= exp(-a*log(1+exp(-(p*u+(1-p)*v))))",
-                        {"a": ("1/100", "1/10"), "p": ("0", "1"), "u": ("-2", "2"), "v": ("-2", "2")}, ctx,
-                        reading="binary logistic on margins |s| <= 2 (eta-exp-concave with eta = e^{-2} ~ 0.135 >= "
-                                "alpha), two-point pi", use_prover=not ctx.quick)
-    ev = dict(jensen.evidence)
-    ev["note"] = ("a Gaussian pi has full support; a loss exp-concave on all of R^d with e^{-eta l} concave and positive"
-                  " is constant along every line, so for (A1) with Gaussian pi the remark is vacuous; it is the "
-                  "standard Jensen argument on the exp-concavity domain")
-    return Outcome(jensen.status if jensen.status != "proved" else "proved", jensen.method, ev, jensen.counterexample)
 
 
 @check("001:assumption-a4/logistic")

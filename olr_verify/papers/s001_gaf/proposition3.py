@@ -1,5 +1,6 @@
 """Seed 001 (GAF): Proposition 3 (Monte-Carlo GAF, high probability), its steps P3/P7/P8 and complexity steps
-(i)-(iii), the squared-loss constants (§4.1, claim 10), claims 4-7, 9, 11, 13 and Table 1.
+(i)-(iii), the squared-loss constants (A2), (A4) (§4.1) and claim 10 (steps P3, (A1), (A3) and the corrected (A4)
+are declared in paper.toml).
 
 Proposition 3 is probed by repeated seeded Monte-Carlo predictions along one exact GAF trajectory (the updates of
 GAF do not depend on its predictions, so the exact and MC forecasters share θ_t, A_t): the empirical frequency of
@@ -87,17 +88,6 @@ def proposition_3(ctx: Context) -> Outcome:
                     "n sqrt(K) (log(n/delta)/m)^(1/3), a factor K^(1/6) above the stated n (K/m log(n/delta))^(1/3)",
                     "with m = n^3 log(n/delta) the extra term is K^(1/3) n^0, an additive constant only for fixed K"]}
     return Outcome("verified" if ev["max ratio"] <= 1 else "inconclusive", "repeated seeded MC-GAF runs", ev)
-
-
-@check("001:proposition-3/step-p3")
-def step_p3(ctx: Context) -> Outcome:
-    import sympy as sp
-    pb, e = sp.symbols("pbar epsilon", positive=True)
-    ok = sp.simplify(pb + (sp.exp(-e) - 1) * pb - sp.exp(-e) * pb) == 0
-    return Outcome("proved" if ok else "inconclusive", "exact sympy identity + strict monotonicity of exp",
-                   {"chain": "l(y~) - l(ybar) = -log(p~_y/pbar_y) (sigma(sigma^+(p)) = p, 001:claim-1); "
-                             "-log(p~/pbar) > eps <=> p~ < e^{-eps} pbar <=> p~ - pbar < (e^{-eps} - 1) pbar",
-                    "sympy": "pbar + (e^{-eps}-1) pbar - e^{-eps} pbar == 0"})
 
 
 @check("001:proposition-3/step-p8")
@@ -298,29 +288,6 @@ def replay_a4_squared(art: dict):
     return bool(lam_max > Fraction(art["replay"]["R"]) ** 2), {"lambda_max": str(lam_max)}
 
 
-@check("001:assumption-a4/squared/corrected")
-def a4_squared_corrected(ctx: Context) -> Outcome:
-    import sympy as sp
-    R, s = sp.symbols("R s", positive=True)       # s = ||x|| <= R; 2xx^T has eigenvalues 2s^2 and 0
-    ok = sp.expand(2 * R ** 2 - 2 * s ** 2 - 2 * (R - s) * (R + s)) == 0
-    return Outcome("proved" if ok else "inconclusive", "exact: spectrum of 2xx^T is {2||x||^2, 0}",
-                   {"certificate": "2R^2 - 2||x||^2 = 2(R - ||x||)(R + ||x||) >= 0 for ||x|| <= R"})
-
-
-@check("001:assumption-a3/squared")
-def a3_squared(ctx: Context) -> Outcome:
-    import sympy as sp
-    from olr_verify.checks.scalar_common import identity
-    u, v = sp.symbols("u v", real=True)           # u = x^T theta_2 - y, v = x^T (theta_1 - theta_2)
-    beta = sp.Integer(1)
-    out = identity((u + v) ** 2, u ** 2 + 2 * u * v + beta / 2 * 2 * v ** 2, {"u": ("-5", "5"), "v": ("-5", "5")},
-                   ctx, what="(u+v)^2 == u^2 + 2uv + (beta/2) 2 v^2 with beta = 1")
-    out.evidence["reduction"] = ("all d reduce to the scalars u, v: grad l^T h = 2uv, h^T(2xx^T)h = 2v^2, "
-                                 "l(theta_1) = (u+v)^2")
-    out.method += " (all d: reduces to scalars u, v)"
-    return out
-
-
 def a2_squared_links(ctx: Context, hessian_weight: str = "2") -> list[tuple[str, Outcome]]:
     """(A2) for the squared loss l(θ) = (xᵀθ − y)², reduced to scalars: u = xᵀθ₂ − y, v = xᵀh, z = ζ‖h‖² ≥ 0.
 
@@ -353,17 +320,6 @@ def a2_squared(ctx: Context) -> Outcome:
     from olr_verify.checks.scalar_common import combine
     return combine(a2_squared_links(ctx), method="exact reduction to scalars + scalar relation",
                    extra={"zeta": "any zeta > 0, in particular (8 Y^2 d B^2)^{-1}"})
-
-
-@check("001:assumption-a1/squared")
-def a1_squared(ctx: Context) -> Outcome:
-    """Gaussian π: E e^{−η(u−y)²} closed form gives g(y) = (m−y)²/c + log(c)/(2η), c = 1 + 2ηs²; ŷ = m/c
-    (Vovk's substitution (g(−Y) − g(Y))/(4Y)) meets (ŷ − y)² ≤ g(y) at y = ±Y (Y = 1 by scaling), hence on [−Y, Y]
-    by convexity in y."""
-    from olr_verify.checks.scalar_common import inequality
-    return inequality("(m/c - 1)**2 <= (m - 1)**2/c + log(c)", {"c": ("1", "oo"), "m": ("-oo", "oo")}, ctx,
-                      reading="Y = 1, eta = 1/(2Y^2); endpoint y = 1 (y = -1 by m -> -m); Gaussian pi only "
-                              "(the setting of (A1) in GAF); the general statement is cited (Vovk 2001)")
 
 
 @check("001:claim-10")

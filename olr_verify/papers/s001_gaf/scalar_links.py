@@ -70,21 +70,6 @@ def replay_inclusion(art: dict):
 _ = parse
 
 
-def _binary_scalar_links(ctx: Context):
-    """The two scalar facts of the binary logistic loss f(z) = log(1+e^{-z})."""
-    import sympy as sp
-
-    z = sp.Symbol("z", real=True)
-    f = sp.log(1 + sp.exp(-z))
-    return [
-        ("|f'''(z)| <= f''(z) for all real z",
-         inequality("Abs(exp(z)*(exp(z)-1)/(1+exp(z))**3) <= exp(z)/(1+exp(z))**2", {"z": ("-oo", "oo")}, ctx,
-                    reading="f'' = e^z/(1+e^z)^2, f''' = e^z(e^z-1)/(1+e^z)^3 up to sign; ratio |tanh(z/2)| <= 1")),
-        ("f''/f'^2 = e^z (exp-concavity ratio)",
-         identity(sp.diff(f, z, 2) / sp.diff(f, z) ** 2, sp.exp(z), {"z": ("-8", "8")}, ctx)),
-    ]
-
-
 @check("001:equation-16")
 def equation_16(ctx: Context) -> Outcome:
     """Chain (16): E e^{X/4} = sqrt 2 for X ~ chi^2_1 (the density integrated by sympy: not a certificate, so

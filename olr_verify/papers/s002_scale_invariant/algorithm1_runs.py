@@ -352,8 +352,6 @@ def claim_14(ctx: Context) -> Outcome:
 
 @check("002:equation-8")
 def equation_8(ctx: Context) -> Outcome:
-    from olr_verify.papers.s002_scale_invariant.lemma3_3_scalar import equation_9
-
     alpha = 1.5
     worst, n = -math.inf, 0
     for _, X, G in _gradient_sequences(ctx):
@@ -374,7 +372,7 @@ def equation_8(ctx: Context) -> Outcome:
         return combine([("(8) at every round t > t0 of Algorithm 1", runs)], method="evaluation on runs (quick mode: the "
                        "reduction to (9) is decided in 002:lemma-3.3/convexity and 002:equation-9)")
     return combine([("convexity in g (reduction to g = +-1)", decide("002:lemma-3.3/convexity", ctx)),
-                    ("(8) <=> (9) and (9) (scalar)", equation_9(ctx)),
+                    ("(8) <=> (9) and (9) (scalar)", decide("002:equation-9", ctx)),
                     ("(8) at every round t > t0 of Algorithm 1", Outcome("verified" if worst <= 1e-12 else "inconclusive",
                                                                          "float64 runs", {"rounds": n, "max_relative_excess": worst}))],
                    method="reduction to (9) (exact) + evaluation on runs")

@@ -1,5 +1,6 @@
-"""Seed 002 (Kotłowski): App. D (claims 17, 18), Lemma 4.3 (App. E, eqs. (10), (11)), Theorem 4.5's Gamma and
-Lemma A.1's chord-tangent step (App. F), as exact identities, exact instances or scalar relations.
+"""Seed 002 (Kotłowski): App. D (claims 17, 18), Lemma 4.3 (App. E, eqs. (10), (11)) as exact identities, exact
+instances or scalar relations. Theorem 4.5's Gamma bound (as printed and corrected) and Lemma A.1's chord-tangent step
+(App. F) are declared in ``paper.toml``.
 """
 
 from __future__ import annotations
@@ -164,48 +165,6 @@ def equation_10(ctx: Context) -> Outcome:
                     ("case 1", lemma_4_3_case_1(ctx)), ("case 2", lemma_4_3_case_2(ctx)),
                     ("(10) along runs of Algorithm 2", rounds["eq10"])],
                    method="App. E chain link by link + (10) evaluated at every round of Algorithm 2")
-
-
-# --------------------------------------------------------------------------- Theorem 4.5's Gamma, claim 24
-@check("002:theorem-4.5/gamma-bound")
-def theorem_4_5_gamma_bound(ctx: Context) -> Outcome:
-    """As printed: Gamma_T = sum_t g_t x_t^T S_t^+ x_t (g_t, not g_t^2). Witness: T = d = 1, x_1 = 1, g_1 = -1/2."""
-    ev = {"printed": "Gamma_T = sum_t g_t x_t^T S_t^+ x_t <= r + ...", "recursion": "Gamma_t = Gamma_{t-1} + g_t^2 x_t^T S_t^+ x_t",
-          "witness": "T = d = 1, x_1 = 1, g_1 = -1/2: Gamma_1 = 1/4, sum_t g_t x_t^T S_t^+ x_t = -1/2",
-          "note": "the inequality part survives (sum g x^T S^+ x <= Gamma_T); see 002:theorem-4.5/gamma-bound/corrected"}
-    art = {"replay": {"type": "identity", "lhs": "(-1/2)**2*1*1*1", "rhs": "(-1/2)*1*1*1", "point": {}}}
-    return Outcome("refuted", "exact rational witness (the printed identity has g_t where the recursion has g_t^2)", ev, art)
-
-
-@check("002:theorem-4.5/gamma-bound/corrected")
-def theorem_4_5_gamma_bound_corrected(ctx: Context) -> Outcome:
-    from olr_verify.hunting.checkkit import hunt_outcome
-
-    lemma_44 = hunt_outcome("002:lemma-4.4", ctx, full=150, quick=25)
-    return combine([("g_t^2 <= 1, so Gamma_T <= sum_t x_t^T S_t^+ x_t", inequality("g**2*c <= c", {"g": ("-1", "1"), "c": ("0", "oo")}, ctx)),
-                    ("Lemma 4.4 (Luo et al. 2016, hunted)", lemma_44)],
-                   method="Gamma_T <= sum x^T S^+ x (|g| <= 1) then Lemma 4.4 hunted on sequences")
-
-
-# --------------------------------------------------------------------------- Lemma A.1, App. F
-@check("002:lemma-a.1/chord-tangent")
-def lemma_a1_chord_tangent(ctx: Context) -> Outcome:
-    from olr_verify.papers.s002_scale_invariant.lemma3_3_scalar import TABLE
-
-    rows = TABLE if not ctx.quick else TABLE[:3]
-    parts = []
-    for lo, hi, _ in rows:
-        u, v = lo, hi
-        b = f"(({v})*exp({u}) - ({u})*exp({v}))/(({v}) - ({u}))"
-        c = f"(exp({v}) - exp({u}))/(({v}) - ({u}))"
-        fu, fpu = f"exp(9*({u})**2/16)", f"(9*({u})/8)*exp(9*({u})**2/16)"
-        dom = {"x": (u, v)}
-        parts.append((f"[{u},{v}] chord e^x <= b + c x", inequality(f"exp(x) <= {b} + {c}*x", dom, ctx)))
-        parts.append((f"[{u},{v}] tangent f(x) >= f(u) + f'(u)(x-u)", inequality(f"exp(9*x**2/16) >= {fu} + {fpu}*(x - ({u}))", dom, ctx)))
-        parts.append((f"[{u},{v}] linear term >= min at endpoints",
-                      inequality(f"x*({fpu} - {c} + 1) >= Min(({u})*({fpu} - {c} + 1), ({v})*({fpu} - {c} + 1))", dom, ctx)))
-    return combine(parts, method="arb prover on each printed interval (chord, tangent, endpoint minimum)",
-                   extra={"intervals": len(rows), "quick_subset": ctx.quick, "reading": "v_1 = 16/9 (printed 1.78)"})
 
 
 @check("002:lemma-3.1/consequence")

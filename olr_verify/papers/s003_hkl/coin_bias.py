@@ -68,39 +68,6 @@ def theorem_1(ctx: Context) -> Outcome:
                             "from Lemma 16 (003:lemma-16) and 003:theorem-1/proof"})
 
 
-def theorem_1_proof_links(ctx: Context, success: str = "3/4", gap: str = "1/4", const: int = 16):
-    """The two printed steps of Theorem 1's proof, each decided, plus Lemma 16 on which the second rests.
-
-    Step 1: success >= ``success`` under both coins (P_p(B) >= s, P_{p+eps}(B) <= 1 - s) gives
-    P_p(B) - P_{p+eps}(B) >= ``gap``. Step 2: ``gap`` <= sqrt(m eps^2/p) (Lemma 16) <=> m >= p/(``const`` eps^2).
-    """
-    import sympy as sp
-
-    from olr_verify.checks.scalar_common import identity, inequality
-
-    step_1 = inequality(f"P - Q >= {gap}", {"P": (success, "1"), "Q": ("0", f"1 - {success}")}, ctx,
-                        reading="P = P_p(B) >= success, Q = P_{p+eps}(B) <= 1 - success (B decides the first coin)")
-    m, e, p = sp.symbols("m eps p")
-    g = sp.Rational(gap)
-    # for m, eps, p > 0: g <= sqrt(m eps^2/p) <=> g^2 <= m eps^2/p <=> m >= g^2 p/eps^2; the printed threshold
-    # is p/(const eps^2), so the step holds iff g^2 == 1/const
-    step_2 = identity(g ** 2 * p / e ** 2, p / (const * e ** 2), {"p": ("1/100", "1"), "eps": ("1/100", "1/2")}, ctx,
-                      what=f"threshold of ({gap})^2 <= m eps^2/p in m == p/({const} eps^2)")
-    return [("step 1: success on both coins => |P_p(B) - P_(p+eps)(B)| >= gap", step_1),
-            ("step 2: gap <= sqrt(m eps^2/p) <=> m >= p/(16 eps^2) (squares of non-negative numbers)", step_2),
-            ("Lemma 16: |P_p(B) - P_(p+eps)(B)| <= sqrt(m eps^2/p)", lemma_16(ctx))]
-
-
-@check("003:theorem-1/proof")
-def theorem_1_proof(ctx: Context) -> Outcome:
-    from olr_verify.checks.scalar_common import combine
-
-    return combine(theorem_1_proof_links(ctx), method="the proof's steps, each decided; Lemma 16 as checked",
-                   extra={"note": "the printed 1/4 is loose (1/2 holds); the conclusion needs Lemma 16 "
-                                  "(003:lemma-16, verified on exact binomial laws, not proved), so the proof is at "
-                                  "most as decided as Lemma 16"})
-
-
 @check("003:lemma-16")
 def lemma_16(ctx: Context) -> Outcome:
     t0 = time.perf_counter()

@@ -378,13 +378,3 @@ def claim_12(ctx: Context) -> Outcome:
                         name, "Fig. 5 regenerated: the approximate losses of Eq. (4) touch the logistic loss at w_t "
                               "(grey line) and stay below it on [-D, D]; (a) linear on w >= 0, quadratic on w <= 0; "
                               "(b) quadratic everywhere")
-
-
-@check("003:equation-16")
-def equation_16(ctx: Context) -> Outcome:
-    out = eq16_identity(ctx, corrected=False)
-    if out.status == "refuted":
-        out.evidence["variant"] = "003:equation-16/corrected (denominator sum_{tau<=t} (y^q)^2 + 1/eta, as (18) uses)"
-    return out
-
-

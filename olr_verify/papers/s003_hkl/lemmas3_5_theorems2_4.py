@@ -22,10 +22,6 @@ from olr_verify.registry import check
 
 D3_MIN = "20*log(10)/9"  # ln(1000)/0.45: Lemma 3's hypothesis is empty below
 DOM3 = {"D": (D3_MIN, "oo"), "r": ("sqrt(40)*exp(-9*D/40)", "1/5")}
-D5_MIN = "2374/100"  # slightly below the root 23.7475... of 100 e^{-0.6D/sqrt2} = 1/(10D)
-DOM5 = {"D": (D5_MIN, "oo"), "eps": ("100*exp(-3*D/(5*sqrt(2)))", "1/(10*D)")}
-P_RATIO = "(D/sqrt(2))*(1+exp(9/10))/(1+exp(-9*D/(10*sqrt(2))))"
-ONE_MINUS_P = f"(1/(1+{P_RATIO}))"
 EMPTY = {"lemma_3_domain": "empty for D < ln(1000)/0.45 = 15.3506 (40 e^{-0.45 D} > 1/25)",
          "lemma_5_domain": "empty for D < 23.7476 (100 e^{-0.6 D/sqrt 2} > 1/(10 D))"}
 
@@ -198,47 +194,6 @@ def lemma_3_step_3(ctx: Context) -> Outcome:
         ("middle <= -eps/D + theta^2 D/8", inequality(f"{mid} <= -r**2/D + r**2/(8*D)", DOM3, ctx)),
         ("-eps/D + eps/(8D) <= 0", inequality("-r**2/D + r**2/(8*D) <= 0", DOM3, ctx)),
     ], extra={**EMPTY, "also": "L_- is convex (a positive combination of convex logistic losses)"})
-
-
-# --------------------------------------------------------------------------- Theorem 2 / 4 steps
-def _markov(which: str) -> Outcome:
-    from fractions import Fraction
-
-    bound = Fraction(1, 80) / Fraction(1, 20)
-    ok = bound == Fraction(1, 4)
-    return Outcome("proved" if ok else "refuted", "exact rational arithmetic (Markov: P(X >= eps/20) <= E X/(eps/20))",
-                   {"P_fail_bound": str(bound), "reading": f"then {which} (its own check) turns excess < eps/20 into the "
-                                                          "printed position of the output; the decision rule of §2.3 follows",
-                    **EMPTY})
-
-
-@check("003:theorem-2/markov")
-def theorem_2_markov(ctx: Context) -> Outcome:
-    return _markov("Lemma 3 (003:lemma-3)")
-
-
-@check("003:theorem-4/markov")
-def theorem_4_markov(ctx: Context) -> Outcome:
-    return _markov("Lemma 5 (003:lemma-5)")
-
-
-@check("003:theorem-2/constant")
-def theorem_2_constant(ctx: Context) -> Outcome:
-    # T >= D/(256 eps^1.5) <=> eps >= (D/(256 T))^{2/3}; eps/80 >= (1/4000)(D/T)^{2/3} <=> 80 * 256^{2/3} <= 4000
-    ok = 256**2 * 80**3 <= 4000**3
-    return Outcome("proved" if ok else "refuted", "exact integer arithmetic",
-                   {"inequality": "(1/80)(1/256)^{2/3} >= 1/4000  <=>  256^2 * 80^3 <= 4000^3",
-                    "lhs": 256**2 * 80**3, "rhs": 4000**3, "actual_constant": "1/3225.4",
-                    "regime": "needs eps = (D/(256T))^{2/3} in Lemma 3's domain: non-empty only for D >= 15.35",
-                    **EMPTY})
-
-
-@check("003:theorem-4/constant")
-def theorem_4_constant(ctx: Context) -> Outcome:
-    # T >= D/(256 eps^2) <=> eps >= (1/16) sqrt(D/T); eps/80 >= sqrt(D/T)/1280 >= sqrt(D/T)/1300
-    ok = 16 * 80 <= 1300
-    return Outcome("proved" if ok else "refuted", "exact integer arithmetic",
-                   {"inequality": "(1/80)(1/16) >= 1/1300 <=> 1280 <= 1300", "regime": EMPTY["lemma_5_domain"]})
 
 
 # --------------------------------------------------------------------------- Figures 2 and 4

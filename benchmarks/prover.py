@@ -2,8 +2,8 @@
 
 Prints markdown: one row per prover call (the issue's targets: Lemma A.1 over R in <= 2 s, Lemma 5
 over C in [1/10, 10], a in [-C, C], b in R in <= 30 s), false variants (must be refuted), and the
-wall time of ``olr-verify run`` restricted to the scalar registry (scalar inequalities and exact
-identities; 2 parallel checks), in quick and in full mode, with the statuses it reached and the time the
+wall time of ``olr-verify run`` restricted to the scalar registry (``runner.is_scalar``: scalar inequalities,
+exact identities and chains of them, Python or declared in paper.toml; 2 parallel checks), in quick and in full mode, with the statuses it reached and the time the
 kernel alone takes to re-check the certificates it wrote (with the load average, as the target of issue 13 is
 <= 60 s in full mode on 2 cores); the soundness corpora ``tests/prover/corpus.py`` and the independent
 ``tests/prover/corpus_independent.py`` (false statements proved and true ones refuted must both be 0); and, when
@@ -194,8 +194,8 @@ def main() -> None:
             soundness_corpus(file, module)
     lemma_8_plan()
     if "--no-registry" not in sys.argv:
-        print("\nScalar registry (`olr-verify run` on scalar inequalities and identities, 2 jobs; issue 13's target: "
-              "full mode in <= 60 s on 2 cores):\n")
+        print("\nScalar registry (`olr-verify run` on scalar inequalities, identities and chains of them, Python or "
+              "declared, 2 jobs; issue 13's target: full mode in <= 60 s on 2 cores):\n")
         print("| mode | claims | wall s | statuses | slowest | kernel re-check of its certificates | largest share of "
               "a prove() call's safety net | load average (1, 5, 15 min) at start |")
         print("|---|---:|---:|---|---|---|---:|---|")

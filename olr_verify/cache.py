@@ -9,6 +9,7 @@ reused across runs or code changes and nothing outside the run is ever unpickled
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import pickle
 import re
@@ -23,7 +24,10 @@ CACHE_DIR = ".olr-verify-cache"
 def shared(ctx: Context, key: str, compute: Callable[[], Any]) -> Any:
     folder = Path(ctx.out_dir) / CACHE_DIR
     folder.mkdir(parents=True, exist_ok=True)
-    stem = re.sub(r"[^A-Za-z0-9_.-]", "_", f"{key}-{'quick' if ctx.quick else 'full'}-{ctx.seed}")
+    raw = f"{key}-{'quick' if ctx.quick else 'full'}-{ctx.seed}"
+    # readable prefix + hash of the exact key: two keys that differ only in characters replaced by "_" (claim ids
+    # k:a/b and k_a:b) must not share a result
+    stem = re.sub(r"[^A-Za-z0-9_.-]", "_", raw)[:80] + "-" + hashlib.sha256(raw.encode()).hexdigest()[:16]
     data, lock = folder / f"{stem}.pkl", folder / f"{stem}.lock"
     with open(lock, "w") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)

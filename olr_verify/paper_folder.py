@@ -261,6 +261,19 @@ def _bare_node(entry: dict[str, Any], where: str, link: bool) -> Callable[[Conte
     from olr_verify.checks import scalar_common as sc
     from olr_verify.expr import parse_relation, same_text
 
+    if link and "claim" in entry:
+        _only(entry, {"claim", "label"}, "a claim link", where)
+        target = str(entry["claim"])
+        return lambda ctx: _claim_verdict(target, ctx)
+    if link and "inconclusive" in entry:
+        _only(entry, {"inconclusive", "label"}, "an undecided link", where)
+        return _undecided(entry["inconclusive"], where)
+    if "relation" in entry and entry.get("domain") == {} and not link:
+        raise PaperError(f"{where}: a relation with domain = {{}} (a fact between constants) is a link of a chain, "
+                         "not a claim; a claim's domain must be a table {{ x = [\"lo\", \"hi\"] }}")
+    if link and "relation" in entry and entry.get("domain") == {}:
+        _only(entry, {"relation", "domain", "label", "evidence", "cited", "restricted"}, "a constant fact", where)
+        return _constant_fact(str(entry["relation"]), where)
     if "links" in entry:
         links = entry["links"]
         if not isinstance(links, list) or not links or not all(isinstance(x, dict) for x in links):
@@ -272,19 +285,6 @@ def _bare_node(entry: dict[str, Any], where: str, link: bool) -> Callable[[Conte
                     for i, x in enumerate(links)]
         method = str(entry.get("method", "printed chain, link by link"))
         return lambda ctx: sc.combine([(label, decide(ctx)) for label, decide in deciders], method)
-    if "claim" in entry and link:
-        stray = set(entry) - {"claim", "label"}
-        if stray:
-            raise PaperError(f"{where}: a claim link carries only claim and label, not {sorted(stray)}")
-        target = str(entry["claim"])
-        return lambda ctx: _claim_verdict(target, ctx)
-    if "inconclusive" in entry and link:
-        stray = set(entry) - {"inconclusive", "label"}
-        if stray:
-            raise PaperError(f"{where}: an undecided link carries only inconclusive and label, not {sorted(stray)}")
-        return _undecided(entry["inconclusive"], where)
-    if "relation" in entry and entry.get("domain") == {} and link:
-        return _constant_fact(str(entry["relation"]), where)
     domain = domain_of(entry.get("domain"), where, empty_ok="relation" not in entry)
     names = list(domain)
     reading = str(entry.get("reading", ""))
@@ -312,13 +312,50 @@ def _bare_node(entry: dict[str, Any], where: str, link: bool) -> Callable[[Conte
     raise PaperError(f"{where}: needs relation (an inequality) or lhs and rhs (an identity)")
 
 
+def _only(entry: dict[str, Any], allowed: set[str], what: str, where: str) -> None:
+    """A link of a special form carries only its own fields: another decision field would be silently ignored."""
+    stray = set(entry) - allowed
+    if stray:
+        raise PaperError(f"{where}: {what} carries only {', '.join(sorted(allowed))}, not {sorted(stray)}")
+
+
 def _claim_verdict(claim_id: str, ctx: Context) -> Outcome:
     """The verdict of another claim, decided once per run (:func:`olr_verify.cache.shared`: the processes of a run
     share it; several chains reuse one step)."""
     from olr_verify.cache import shared
     from olr_verify.registry import decide
 
-    return shared(ctx, f"claim-link-{claim_id}", lambda: decide(claim_id, ctx))
+    key = (claim_id, str(ctx.out_dir), ctx.quick, ctx.seed)
+    if key in _DECIDING:  # a Python check that decides, back, a chain linking it: a cycle the loader cannot see
+        return Outcome("error", "claim link", {"reason": f"claim links form a cycle through {claim_id} (a Python "
+                                                          "check decides a chain that links it)"})
+    _DECIDING.add(key)
+    try:
+        return shared(ctx, f"claim-link-{claim_id}", lambda: _linked(claim_id, ctx, decide))
+    finally:
+        _DECIDING.discard(key)
+
+
+_DECIDING: set[tuple[str, str, bool, int]] = set()  # claim links being decided in this process
+
+
+def _linked(claim_id: str, ctx: Context, decide) -> Outcome:
+    """The linked claim's outcome as a link: a check that raises is this link's ``error`` (a sibling link can still
+    refute the chain), and a refutation's artefact names the linked claim, whose statement its replay checks."""
+    from olr_verify.registry import get
+
+    if get(claim_id).check is None:
+        return Outcome("error", "claim link", {"reason": f"{claim_id} has no check of its own (a parent decided "
+                                                          "from its parts): link its parts"})
+    try:
+        out = decide(claim_id, ctx)
+    except Exception as exc:  # noqa: BLE001 - the linked check's failure is this link's verdict
+        return Outcome("error", "claim link", {"reason": f"the check of {claim_id} raised {type(exc).__name__}: "
+                                                         f"{' '.join(str(exc).split())[:200]}"})
+    if out.status == "refuted" and out.counterexample:
+        out = Outcome(out.status, out.method, out.evidence, {**out.counterexample, "claim": claim_id},
+                      out.certificate)
+    return out
 
 
 def _constant_fact(relation: str, where: str) -> Callable[[Context], Outcome]:
@@ -342,7 +379,8 @@ def _constant_fact(relation: str, where: str) -> Callable[[Context], Outcome]:
 
         certificate = {"format": FORMAT, "claim": None, "kind": "exact", "relations": [relation]}
         certificate["statement_sha256"] = statement_sha256(certificate)
-    outcome = Outcome("proved" if holds else "refuted", "exact rational arithmetic (kernel-checked in fmpq)",
+    method = "exact rational arithmetic" + (" (kernel-checked in fmpq)" if holds else "")
+    outcome = Outcome("proved" if holds else "refuted", method,
                       {"fact": relation, "lhs": str(lhs), "rhs": str(rhs)},
                       None if holds else {"replay": {"type": "scalar_relation", "relation": relation, "point": {},
                                                      "domain": {}}}, certificate)
@@ -443,7 +481,7 @@ def is_plain(table: dict) -> bool:
 def _undecided(table: Any, where: str) -> Callable[[Context], Outcome]:
     """A claim that cannot be decided (e.g. its statement is lost in the source): ``inconclusive = { method,
     reason, ... }`` is reported as is. Only ``inconclusive`` can be declared: every other status needs a decider."""
-    if not (isinstance(table, dict) and isinstance(table.get("reason"), str) and table["reason"]
+    if not (isinstance(table, dict) and isinstance(table.get("reason"), str) and table["reason"].strip()
             and isinstance(table.get("method", ""), str) and is_plain(table)):
         raise PaperError(f"{where}: inconclusive must be a table of plain values with a non-empty reason")
     method = table.get("method", "none")

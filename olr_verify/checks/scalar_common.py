@@ -118,8 +118,10 @@ def replay_scalar_relation(artefact: dict[str, Any]) -> tuple[bool, dict[str, An
     outside = _outside(rep, point)
     if outside:
         return False, outside
-    slack = eval_exact(slack_expr, point, 60)
     strict = isinstance(rel, (sp.StrictLessThan, sp.StrictGreaterThan))
+    if slack_expr.is_Rational:  # a fact between rational constants: decided exactly, with no tolerance
+        return bool(slack_expr < 0 or (strict and slack_expr == 0)), {"slack_exact": str(slack_expr)}
+    slack = eval_exact(slack_expr, point, 60)
     confirmed = bool(slack.is_real and (slack < -RELATION_TOLERANCE or (strict and exact_zero(slack_expr, point))))
     return confirmed, {"slack_60_digits": str(slack), "tolerance": RELATION_TOLERANCE}
 
@@ -630,7 +632,7 @@ def combine(parts: list[tuple[str, Outcome]], method: str = "printed chain, link
             extra: dict[str, Any] | None = None) -> Outcome:
     """The verdict of a chain: refuted if any link is, else the weakest status of its links."""
     status = min((o.status for _, o in parts), key=_ORDER.__getitem__)
-    ev: dict[str, Any] = {"links": {label: {"status": o.status, "method": o.method, **o.evidence}
+    ev: dict[str, Any] = {"links": {label: {**o.evidence, "status": o.status, "method": o.method}
                                     for label, o in parts}}
     if extra:
         ev.update(extra)

@@ -422,7 +422,7 @@ def test_a_link_may_reuse_another_claim_and_state_a_rational_fact(fresh_registry
     ('[ { claim = "t:lemma-9" } ]', "link claim 't:lemma-9' is not a claim"),
     ('[ { claim = "t:lemma-1" } ]', "cycle: t:lemma-1 -> t:lemma-1"),
     ('[ { claim = "t:lemma-2" } ]', "cycle: t:lemma-1 -> t:lemma-2 -> t:lemma-1"),
-    ('[ { claim = "t:lemma-3", domain = { x = ["0", "1"] } } ]', "carries only claim and label"),
+    ('[ { claim = "t:lemma-3", domain = { x = ["0", "1"] } } ]', "a claim link carries only"),
     ('[ { relation = "sqrt(2) <= 3/2", domain = {} } ]', "compares rational constants"),
 ])
 def test_a_bad_claim_link_or_fact_is_one_clear_error(fresh_registry, tmp_path, links, message):
@@ -477,5 +477,136 @@ def test_an_undecided_link_keeps_its_chain_inconclusive_and_the_other_links_are_
         statement = "s"
         links = [ { inconclusive = { reason = "r" }, relation = "x <= 1", domain = { x = ["0", "1"] } } ]
     ''')
-    with pytest.raises(PaperError, match="carries only inconclusive and label"):
+    with pytest.raises(PaperError, match="an undecided link carries only"):
         fresh_registry.add_paper(tmp_path)
+
+
+@pytest.mark.parametrize("link, message", [
+    ('{ claim = "t:lemma-3", links = [ { relation = "1 < 2", domain = {} } ] }', "a claim link carries only"),
+    ('{ inconclusive = { reason = "r" }, links = [ { relation = "1 < 2", domain = {} } ] }', "an undecided link carries"),
+    ('{ relation = "1 < 2", domain = {}, search_only = true }', "a constant fact carries only"),
+    ('{ relation = "1 < 2", domain = {}, lhs = "1", rhs = "1" }', "a constant fact carries only"),
+])
+def test_a_special_link_with_another_decision_field_is_refused(fresh_registry, tmp_path, link, message):
+    _paper(tmp_path, f'''
+        [[claim]]
+        id = "t:lemma-1"
+        check_kind = "chain"
+        statement = "s"
+        links = [ {link} ]
+
+        [[claim]]
+        id = "t:lemma-3"
+        check_kind = "scalar-inequality"
+        statement = "false"
+        relation = "x <= 1"
+        domain = {{ x = ["0", "2"] }}
+    ''')
+    with pytest.raises(PaperError, match=message):
+        fresh_registry.add_paper(tmp_path)
+
+
+def test_shared_results_of_ids_that_differ_only_in_punctuation_are_kept_apart(tmp_path):
+    from olr_verify.cache import shared
+
+    ctx = Context(out_dir=tmp_path)
+    assert shared(ctx, "claim-link-k:lemma-1/claim-2", lambda: "true one") == "true one"
+    assert shared(ctx, "claim-link-k_lemma-1:claim-2", lambda: "false one") == "false one"
+
+
+def test_a_link_cannot_dress_its_verdict_and_a_tiny_false_fact_replays_exactly(fresh_registry, tmp_path):
+    _paper(tmp_path, '''
+        [[claim]]
+        id = "t:lemma-1"
+        check_kind = "chain"
+        statement = "s"
+        links = [ { relation = "1 + 10**-100 <= 1", domain = {}, evidence = { status = "proved", method = "kernel" }, label = "tiny" },
+                  { inconclusive = { reason = "r", status = "proved" }, label = "cited" } ]
+    ''')
+    fresh_registry.add_paper(tmp_path)
+    out = _decide("t:lemma-1", tmp_path)
+    assert out.status == "refuted"
+    assert out.evidence["links"]["tiny"]["status"] == "refuted"
+    assert out.evidence["links"]["cited"]["status"] == "inconclusive"
+    path = artefacts.write(out.counterexample, tmp_path / "cx", "t:lemma-1")
+    assert artefacts.replay(path)[0]  # exact, not within a 1e-40 tolerance
+
+
+def test_a_linked_claim_that_fails_or_has_no_check_is_an_error_link_and_its_refutation_replays(fresh_registry,
+                                                                                              tmp_path):
+    _paper(tmp_path, '''
+        [[claim]]
+        id = "t:lemma-1"
+        check_kind = "algorithm"
+        statement = "a Python check that raises"
+
+        [[claim]]
+        id = "t:theorem-2"
+        check_kind = "chain"
+        statement = "a raising link and a false sibling"
+        links = [ { claim = "t:lemma-1" }, { relation = "2 < 1", domain = {} } ]
+
+        [[claim]]
+        id = "t:theorem-3"
+        check_kind = "chain"
+        statement = "a raising link alone"
+        links = [ { claim = "t:lemma-1" } ]
+
+        [[claim]]
+        id = "t:lemma-4"
+        check_kind = "regret-bound"
+        statement = "a bound 50 times too small"
+        learner = "OGD"
+        learner_params = { B = "B", R = "R" }
+        bound = "B*R*sqrt(n)/50"
+        params = { B = ["1/10", "10"], R = ["1/2", "2"], n = ["1", "200"], d = ["1", "3"] }
+
+        [[claim]]
+        id = "t:theorem-5"
+        check_kind = "chain"
+        statement = "refuted through its link"
+        links = [ { claim = "t:lemma-4" } ]
+    ''')
+    (tmp_path / "raising_link_check.py").write_text(
+        "from olr_verify.registry import check\n\n\n@check('t:lemma-1')\ndef raises(ctx):\n    raise RuntimeError('boom')\n",
+        encoding="utf-8")
+    fresh_registry.add_paper(tmp_path, run_code=True)
+    assert _decide("t:theorem-2", tmp_path).status == "refuted"
+    alone = _decide("t:theorem-3", tmp_path)
+    assert alone.status == "error" and "RuntimeError: boom" in alone.evidence["links"]["link-1"]["reason"]
+    out = _decide("t:theorem-5", tmp_path)
+    assert out.status == "refuted"
+    path = artefacts.write(out.counterexample, tmp_path / "cx", "t:theorem-5")
+    confirmed, details = artefacts.replay(path)
+    assert confirmed and details["claim"] == "t:lemma-4"  # bound to the linked claim's statement
+
+
+def test_a_cycle_through_a_python_check_is_an_error_not_a_hang(fresh_registry, tmp_path):
+    _paper(tmp_path, '''
+        [[claim]]
+        id = "t:lemma-1"
+        check_kind = "algorithm"
+        statement = "a Python check that decides the chain linking it"
+
+        [[claim]]
+        id = "t:theorem-2"
+        check_kind = "chain"
+        statement = "links t:lemma-1"
+        links = [ { claim = "t:lemma-1" } ]
+
+        [[claim]]
+        id = "t:theorem-3"
+        check_kind = "chain"
+        statement = "a blank reason is no reason"
+        links = [ { inconclusive = { reason = "   " } } ]
+    ''')
+    (tmp_path / "cycle_check.py").write_text(
+        "from olr_verify.registry import check, decide\n\n\n@check('t:lemma-1')\ndef back(ctx):\n"
+        "    return decide('t:theorem-2', ctx)\n", encoding="utf-8")
+    with pytest.raises(PaperError, match="non-empty reason"):
+        fresh_registry.add_paper(tmp_path, run_code=True)
+    text = (tmp_path / "paper.toml").read_text(encoding="utf-8").replace('reason = "   "', 'reason = "cited"')
+    (tmp_path / "paper.toml").write_text(text, encoding="utf-8")
+    fresh_registry.add_paper(tmp_path, run_code=True)
+    out = _decide("t:theorem-2", tmp_path)
+    assert out.status == "error" and "cycle" in str(out.evidence["links"])

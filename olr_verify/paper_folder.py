@@ -119,9 +119,7 @@ def _check_shapes(entry: dict[str, Any], where: str) -> None:
                              "(they would be ignored)")
         if entry["check_kind"] in ("regret-bound", "undecided") and not isinstance(entry.get("domain", ""), str):
             raise PaperError(f"{where}: domain of a {entry['check_kind']} claim is printed text")
-    nodes = [entry]
-    while nodes:
-        node = nodes.pop()
+    for node in _nodes(entry):
         points = node.get("points")
         if points is not None and not (type(points) is int and 1 <= points <= 10_000):
             raise PaperError(f"{where}: points must be an integer from 1 to 10000, got {points!r}")
@@ -143,19 +141,22 @@ def _check_shapes(entry: dict[str, Any], where: str) -> None:
             labels = [str(link.get("label", f"link-{i + 1}")) for i, link in enumerate(links) if isinstance(link, dict)]
             if len(set(labels)) != len(labels):
                 raise PaperError(f"{where}: two links of one chain have the same label (the evidence is by label)")
+
+
+def _nodes(entry: dict[str, Any]):
+    """``entry`` and every link under it, nested chains included (malformed ``links`` are skipped here: the
+    decider reports them)."""
+    nodes = [entry]
+    while nodes:
+        node = nodes.pop()
+        yield node
+        links = node.get("links", [])
         nodes += [link for link in links if isinstance(link, dict)] if isinstance(links, list) else []
 
 
-def _claim_links(node: dict[str, Any]) -> list[str]:
-    """The ids named by ``{ claim = "..." }`` links anywhere under ``node``."""
-    found, nodes = [], [node]
-    while nodes:
-        n = nodes.pop()
-        if "claim" in n:
-            found.append(n["claim"])
-        links = n.get("links", [])
-        nodes += [x for x in links if isinstance(x, dict)] if isinstance(links, list) else []
-    return found
+def _claim_links(entry: dict[str, Any]) -> list[str]:
+    """The ids named by ``{ claim = "..." }`` links anywhere under ``entry``."""
+    return [node["claim"] for node in _nodes(entry) if "claim" in node]
 
 
 def _check_claim_links(entries: list[dict[str, Any]], path: Path) -> None:
@@ -268,10 +269,10 @@ def _bare_node(entry: dict[str, Any], where: str, link: bool) -> Callable[[Conte
     if link and "inconclusive" in entry:
         _only(entry, {"inconclusive", "label"}, "an undecided link", where)
         return _undecided(entry["inconclusive"], where)
-    if "relation" in entry and entry.get("domain") == {} and not link:
-        raise PaperError(f"{where}: a relation with domain = {{}} (a fact between constants) is a link of a chain, "
-                         "not a claim; a claim's domain must be a table {{ x = [\"lo\", \"hi\"] }}")
-    if link and "relation" in entry and entry.get("domain") == {}:
+    if "relation" in entry and entry.get("domain") == {}:
+        if not link:
+            raise PaperError(f"{where}: a relation with domain = {{}} (a fact between constants) is a link of a "
+                             "chain, not a claim; a claim's domain must be a table {{ x = [\"lo\", \"hi\"] }}")
         _only(entry, {"relation", "domain", "label", "evidence", "cited", "restricted"}, "a constant fact", where)
         return _constant_fact(str(entry["relation"]), where)
     if "links" in entry:
@@ -323,7 +324,6 @@ def _claim_verdict(claim_id: str, ctx: Context) -> Outcome:
     """The verdict of another claim, decided once per run (:func:`olr_verify.cache.shared`: the processes of a run
     share it; several chains reuse one step)."""
     from olr_verify.cache import shared
-    from olr_verify.registry import decide
 
     key = (claim_id, str(ctx.out_dir), ctx.quick, ctx.seed)
     if key in _DECIDING:  # a Python check that decides, back, a chain linking it: a cycle the loader cannot see
@@ -331,7 +331,7 @@ def _claim_verdict(claim_id: str, ctx: Context) -> Outcome:
                                                           "check decides a chain that links it)"})
     _DECIDING.add(key)
     try:
-        return shared(ctx, f"claim-link-{claim_id}", lambda: _linked(claim_id, ctx, decide))
+        return shared(ctx, f"claim-link-{claim_id}", lambda: _linked(claim_id, ctx))
     finally:
         _DECIDING.discard(key)
 
@@ -339,10 +339,10 @@ def _claim_verdict(claim_id: str, ctx: Context) -> Outcome:
 _DECIDING: set[tuple[str, str, bool, int]] = set()  # claim links being decided in this process
 
 
-def _linked(claim_id: str, ctx: Context, decide) -> Outcome:
+def _linked(claim_id: str, ctx: Context) -> Outcome:
     """The linked claim's outcome as a link: a check that raises is this link's ``error`` (a sibling link can still
     refute the chain), and a refutation's artefact names the linked claim, whose statement its replay checks."""
-    from olr_verify.registry import get
+    from olr_verify.registry import decide, get
 
     if get(claim_id).check is None:
         return Outcome("error", "claim link", {"reason": f"{claim_id} has no check of its own (a parent decided "

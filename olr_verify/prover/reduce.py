@@ -12,7 +12,6 @@ from __future__ import annotations
 import itertools
 import math
 from fractions import Fraction
-
 from functools import lru_cache
 
 import sympy as sp

@@ -108,10 +108,40 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "at": None,  # built by _at
 }
 
+def _matrix_only(name: str, build: Callable[..., Any]) -> Callable[..., Any]:
+    def call(*args):
+        if len(args) != 1 or not isinstance(args[0], sp.MatrixBase):
+            raise ExprError(f"{name}() takes one matrix")
+        if name != "T" and not args[0].is_square:
+            raise ExprError(f"{name}() needs a square matrix, got {args[0].rows}x{args[0].cols}")
+        return build(args[0])
+
+    call.__name__ = name
+    return call
+
+
+#: Functions of matrices, read only where a caller asks for them (``functions=MATRIX_READER``: a matrix identity
+#: of a paper folder); the prover and the kernel never see a matrix.
+MATRIX_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "T": _matrix_only("T", lambda m: m.T), "inv": _matrix_only("inv", lambda m: sp.ImmutableMatrix(m.inv())),
+    "det": _matrix_only("det", lambda m: m.det()), "tr": _matrix_only("tr", lambda m: m.trace()),
+    "adj": _matrix_only("adj", lambda m: sp.ImmutableMatrix(m.adjugate())),
+    "eye": lambda n: _eye(n),
+}
+MAX_MATRIX_SIZE = 4  # rows and columns of a matrix symbol (symbolic inverses grow fast)
+
+
+def _eye(n: Any) -> sp.ImmutableMatrix:
+    if isinstance(n, sp.MatrixBase) or not (n.is_Integer and 1 <= n <= MAX_MATRIX_SIZE):
+        raise ExprError(f"eye(n) takes an integer n from 1 to {MAX_MATRIX_SIZE}")
+    return sp.ImmutableMatrix(sp.eye(int(n)))
+
 #: Functions defined by the prover's own code (``olr_verify/prover/special.py``): a reader given
 #: ``functions=PLAIN_FUNCTIONS`` (the proof kernel's) refuses them and never imports that code.
 SEARCH_FUNCTIONS = frozenset({"Sigmoid", "Softplus", "Exprel"})
 PLAIN_FUNCTIONS = frozenset(FUNCTIONS) - SEARCH_FUNCTIONS
+MATRIX_READER = PLAIN_FUNCTIONS | frozenset(MATRIX_FUNCTIONS)
+_CALLABLE = {**FUNCTIONS, **MATRIX_FUNCTIONS}
 
 CONSTANTS: dict[str, sp.Expr] = {"pi": sp.pi, "E": sp.E, "oo": sp.oo}
 #: Names that sympy would read as something else than a real variable; refused unless declared.
@@ -199,6 +229,33 @@ def _power(base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
     return sp.Pow(base, exponent)
 
 
+def _operate(op: type, a: Any, b: Any) -> Any:
+    """``a op b`` for + - * /; with matrices: sums of equal shapes, products of matching shapes (``*`` is the
+    matrix product, a number times a matrix scales it), a matrix divided by a number."""
+    if isinstance(a, sp.MatrixBase) or isinstance(b, sp.MatrixBase):
+        if op is ast.Div and isinstance(b, sp.MatrixBase):
+            raise ExprError("division by a matrix: write inv(M)")
+        if op in (ast.Add, ast.Sub) and not (isinstance(a, sp.MatrixBase) and isinstance(b, sp.MatrixBase)):
+            raise ExprError("a number added to a matrix: write the number times eye(n)")
+        try:
+            return sp.ImmutableMatrix(_BINARY[op](a, b))
+        except (TypeError, ValueError) as exc:  # sympy's ShapeError is a ValueError
+            raise ExprError(f"matrix shapes do not match: {_short(str(exc))}") from None
+    return _BINARY[op](a, b)
+
+
+def _matrix_power(base: Any, exponent: Any) -> Any:
+    """M**k for a square matrix M and an integer |k| <= 4 (M**-1 is the inverse)."""
+    if isinstance(exponent, sp.MatrixBase) or not (exponent.is_Integer and abs(exponent) <= 4):
+        raise ExprError("a matrix power takes an integer exponent from -4 to 4")
+    if not base.is_square:
+        raise ExprError(f"power of a {base.rows}x{base.cols} matrix")
+    try:
+        return sp.ImmutableMatrix(base ** int(exponent))
+    except ValueError as exc:  # sympy's NonInvertibleMatrixError
+        raise ExprError(f"matrix power: {_short(str(exc))}") from None
+
+
 class _Reader:
     """One walk over the tree of ``text``; see the module docstring for what is accepted."""
 
@@ -254,6 +311,12 @@ class _Reader:
         raise ExprError(f"{type(n).__name__.lower()} is not allowed in an expression "
                         f"({_short(self.segment(n))!r})")
 
+    def scalar(self, n: ast.AST, depth: int) -> sp.Expr:
+        val = self.expr(n, depth)
+        if isinstance(val, sp.MatrixBase):
+            raise ExprError(f"a matrix where a number is needed: {_short(self.segment(n))!r}")
+        return val
+
     def expr(self, n: ast.AST, depth: int) -> sp.Expr:
         val = self.node(n, depth)
         if _is_truth(val):
@@ -284,7 +347,10 @@ class _Reader:
 
     def binary(self, n: ast.BinOp, depth: int) -> sp.Expr:
         if isinstance(n.op, ast.Pow):
-            return self.finite(_power(self.expr(n.left, depth + 1), self.expr(n.right, depth + 1)))
+            base, exponent = self.expr(n.left, depth + 1), self.expr(n.right, depth + 1)
+            if isinstance(base, sp.MatrixBase) or isinstance(exponent, sp.MatrixBase):
+                return self.finite(_matrix_power(base, exponent))
+            return self.finite(_power(base, exponent))
         if type(n.op) not in _BINARY:
             raise ExprError(f"operator {type(n.op).__name__} is not allowed (use + - * / **)")
         # a long sum a + b - c + ... is a left spine of BinOps: walk it without recursion
@@ -295,10 +361,12 @@ class _Reader:
             n = n.left
         value = self.expr(n, depth + 1)
         for op, right in reversed(chain):
-            value = self.finite(_BINARY[op](value, self.expr(right, depth + 1)))
+            value = self.finite(_operate(op, value, self.expr(right, depth + 1)))
         return value
 
     def finite(self, value: sp.Expr) -> sp.Expr:
+        if isinstance(value, sp.MatrixBase) and value.shape == (1, 1):
+            value = value[0, 0]  # u^T A v is a number
         if value.has(sp.zoo, sp.nan):
             raise ExprError(f"undefined value (division by zero?) in {_short(self.text)!r}")
         if value.is_Rational and _bits(value) > MAX_BITS:
@@ -314,7 +382,7 @@ class _Reader:
         if not isinstance(n.func, ast.Name):
             raise ExprError(f"only named functions may be called ({_short(self.segment(n))!r})")
         fname = n.func.id
-        if fname.startswith("_") or fname not in self.functions or fname not in FUNCTIONS:
+        if fname.startswith("_") or fname not in self.functions or fname not in _CALLABLE:
             raise ExprError(f"unknown function {fname!r} (known: {', '.join(sorted(self.functions))})")
         if n.keywords:
             raise ExprError(f"{fname}() takes no keyword arguments")
@@ -329,8 +397,10 @@ class _Reader:
         if fname == "at":
             return self.at(n.args, depth)
         args = [self.expr(a, depth + 1) for a in n.args]
+        if fname not in MATRIX_FUNCTIONS and any(isinstance(a, sp.MatrixBase) for a in args):
+            raise ExprError(f"{fname}() takes numbers, not a matrix ({_short(self.segment(n))!r})")
         try:
-            return self.finite(FUNCTIONS[fname](*args))
+            return self.finite(_CALLABLE[fname](*args))
         except ExprError:
             raise
         except (TypeError, ValueError) as exc:
@@ -341,7 +411,7 @@ class _Reader:
         for a in args:
             if not (isinstance(a, ast.Tuple) and len(a.elts) == 2):
                 raise ExprError("Piecewise takes (expression, condition) pairs")
-            val = self.expr(a.elts[0], depth + 2)
+            val = self.scalar(a.elts[0], depth + 2)
             c = a.elts[1]
             if isinstance(c, ast.Constant) and isinstance(c.value, bool):
                 cond = sp.true if c.value else sp.false
@@ -358,11 +428,11 @@ class _Reader:
     def diff(self, args: list[ast.AST], depth: int) -> sp.Expr:
         if len(args) not in (2, 3):
             raise ExprError("diff takes (expression, variable[, order])")
-        expr = self.expr(args[0], depth + 1)
-        var = self.expr(args[1], depth + 1)
+        expr = self.scalar(args[0], depth + 1)
+        var = self.scalar(args[1], depth + 1)
         if not isinstance(var, sp.Symbol):
             raise ExprError("diff: the second argument must be a variable")
-        order = self.expr(args[2], depth + 1) if len(args) == 3 else sp.Integer(1)
+        order = self.scalar(args[2], depth + 1) if len(args) == 3 else sp.Integer(1)
         if not (order.is_Integer and 0 <= order <= MAX_DIFF_ORDER):
             raise ExprError(f"diff: the order must be an integer in 0..{MAX_DIFF_ORDER}")
         self.diff_order += int(order)
@@ -373,7 +443,7 @@ class _Reader:
     def at(self, args: list[ast.AST], depth: int) -> sp.Expr:
         if len(args) != 3:
             raise ExprError("at takes (expression, variable, value)")
-        expr, var, value = (self.expr(a, depth + 1) for a in args)
+        expr, var, value = (self.scalar(a, depth + 1) for a in args)
         if not isinstance(var, sp.Symbol):
             raise ExprError("at: the second argument must be a variable")
         if value.has(sp.oo, -sp.oo, sp.zoo):
@@ -386,7 +456,7 @@ class _Reader:
         rel = _RELATIONS.get(type(n.ops[0]))
         if rel is None:
             raise ExprError(f"comparison {type(n.ops[0]).__name__} is not allowed (use <=, <, >= or >)")
-        lhs, rhs = self.expr(n.left, depth + 1), self.expr(n.comparators[0], depth + 1)
+        lhs, rhs = self.scalar(n.left, depth + 1), self.scalar(n.comparators[0], depth + 1)
         return rel(lhs, rhs, evaluate=False)
 
 

@@ -26,7 +26,9 @@ from olr_verify.outcome import Context, Outcome
 KEY_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 DECLARATIVE = ("scalar-inequality", "identity", "chain", "regret-bound", "undecided")
 _NODE_FIELDS = {"relation", "lhs", "rhs", "links", "domain", "label", "reading", "search_only", "prover_seconds",
-                "what", "points", "method", "evidence", "restricted", "cited", "symbols"}
+                "what", "points", "method", "evidence", "restricted", "cited", "symbols", "matrices", "let"}
+#: Names an identity or a chain declares for itself and for the identities under it.
+_SCOPED = ("symbols", "matrices", "let")
 ASSUMPTIONS = ("positive", "nonnegative", "negative", "nonpositive", "real", "nonzero", "integer")
 
 
@@ -40,8 +42,8 @@ _COMMON = {"id", "title", "check_kind", "statement", "source", "notes", "variant
            "defect_range", "depends_on", "printed_domain"}
 _WRAPPERS = {"evidence", "restricted", "cited"}
 _INEQUALITY = {"relation", "domain", "reading", "search_only", "prover_seconds"} | _WRAPPERS
-_IDENTITY = {"lhs", "rhs", "domain", "symbols", "what", "points", "reading"} | _WRAPPERS
-_CHAIN = {"links", "method"} | _WRAPPERS
+_IDENTITY = {"lhs", "rhs", "domain", "what", "points", "reading", *_SCOPED} | _WRAPPERS
+_CHAIN = {"links", "method", *_SCOPED} | _WRAPPERS
 _KIND_FIELDS = {"scalar-inequality": _INEQUALITY, "identity": _IDENTITY, "chain": _CHAIN,
                 "regret-bound": {"learner", "learner_params", "bound", "params", "domain"},
                 "undecided": {"inconclusive", "domain"}}
@@ -220,13 +222,14 @@ def _nonempty(name: str, lo, hi, where: str) -> None:
         raise PaperError(f"{where}: domain.{name}: lo {lo} > hi {hi}: the range is empty")
 
 
-def _node(entry: dict[str, Any], where: str, link: bool = False) -> Callable[[Context], Outcome]:
+def _node(entry: dict[str, Any], where: str, link: bool = False,
+          scope: dict[str, dict] | None = None) -> Callable[[Context], Outcome]:
     """The decider of one inequality, identity or chain (a claim, or a link of a chain), with its wrappers:
     ``restricted = { proved_on, printed }`` (a proof of less than the printed domain is ``verified``) and
     ``cited`` (one step is a citation, so at most ``verified``): :mod:`olr_verify.checks.verdicts`."""
     from olr_verify.checks import verdicts
 
-    decide = _bare_node(entry, where, link)
+    decide = _bare_node(entry, where, link, _scope(entry, where, scope or {}))
     extra = entry.get("evidence")
     if extra is not None:
         if not isinstance(extra, dict):
@@ -256,11 +259,28 @@ def _with_evidence(out: Outcome, extra: dict[str, Any]) -> Outcome:
     return Outcome(out.status, out.method, evidence, out.counterexample, out.certificate)
 
 
-def _bare_node(entry: dict[str, Any], where: str, link: bool) -> Callable[[Context], Outcome]:
+def _scope(entry: dict[str, Any], where: str, outer: dict[str, dict]) -> dict[str, dict]:
+    """The ``symbols``, ``matrices`` and ``let`` tables in force at ``entry``: its chain's, then its own (a name
+    declared twice is an error: which of the two an identity means would not be visible)."""
+    scope = {field: dict(outer.get(field, {})) for field in _SCOPED}
+    for field in _SCOPED:
+        table = entry.get(field, {})
+        if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
+            raise PaperError(f"{where}: {field} must be a table name -> text")
+        taken = set().union(*(scope[f] for f in _SCOPED))
+        again = sorted(set(table) & taken)
+        if again:
+            raise PaperError(f"{where}: {field}.{again[0]} is already declared by an enclosing chain")
+        scope[field].update(table)
+    return scope
+
+
+def _bare_node(entry: dict[str, Any], where: str, link: bool,
+               scope: dict[str, dict]) -> Callable[[Context], Outcome]:
     """The bare decider of a claim or link; only a link may be a ``claim`` reference, an undecided step
     (``inconclusive``: a cited or lost step, so the chain is at most inconclusive) or a constant fact."""
     from olr_verify.checks import scalar_common as sc
-    from olr_verify.expr import parse_relation, same_text
+    from olr_verify.expr import parse_expr, parse_relation, same_text
 
     if link and "claim" in entry:
         _only(entry, {"claim", "label"}, "a claim link", where)
@@ -282,7 +302,7 @@ def _bare_node(entry: dict[str, Any], where: str, link: bool) -> Callable[[Conte
         unknown = set().union(*links) - _NODE_FIELDS - {"claim", "inconclusive"}
         if unknown:
             raise PaperError(f"{where}: unknown link field(s) {sorted(unknown)}")
-        deciders = [(str(x.get("label", f"link-{i + 1}")), _node(x, f"{where}, link {i + 1}", link=True))
+        deciders = [(str(x.get("label", f"link-{i + 1}")), _node(x, f"{where}, link {i + 1}", link=True, scope=scope))
                     for i, x in enumerate(links)]
         method = str(entry.get("method", "printed chain, link by link"))
         return lambda ctx: sc.combine([(label, decide(ctx)) for label, decide in deciders], method)
@@ -298,13 +318,16 @@ def _bare_node(entry: dict[str, Any], where: str, link: bool) -> Callable[[Conte
             return lambda ctx: sc.inequality(relation, domain, ctx, reading=reading, use_prover=use_prover,
                                              prover_seconds=seconds)
         if "lhs" in entry and "rhs" in entry:
-            symbols = entry.get("symbols", {})
+            symbols = scope["symbols"]
+            names = identity_namespace(domain, symbols)
             texts = str(entry["lhs"]), str(entry["rhs"])
-            lhs, rhs = (identity_names(text, domain, symbols) for text in texts)
             if same_text(*texts):
                 raise PaperError("lhs and rhs are the same text: the identity would check nothing "
                                  "(write the printed expression, e.g. diff(f, x) rather than its result)")
             what, points = str(entry.get("what", "")), entry.get("points")
+            if scope["matrices"] or scope["let"]:
+                return _matrix_identity(texts, domain, names, scope, what=what, reading=reading, points=points)
+            lhs, rhs = (parse_expr(text, names, real=False) for text in texts)
             printed = (*texts, [str(n) for n in symbols if n not in domain])
             return lambda ctx: sc.identity(lhs, rhs, domain, ctx, what=what, points=points, assumptions_note=reading,
                                            printed=printed)
@@ -387,13 +410,30 @@ def _constant_fact(relation: str, where: str) -> Callable[[Context], Outcome]:
     return lambda ctx: outcome
 
 
-def identity_names(text: str, domain: dict[str, Any], symbols: Any) -> Any:
-    """An identity's side, read with the domain's names as plain (not real) symbols -- scalar_common
-    substitutes sample points by ``Symbol(name)`` -- and the ``symbols`` table's names with the assumptions it
-    gives (``{ s = "positive" }``; ``""`` for a symbol outside the domain, left free)."""
-    import sympy as sp
+def _matrix_identity(texts: tuple[str, str], domain: dict[str, Any], scalars: dict[str, Any],
+                     scope: dict[str, dict], *, what: str, reading: str, points: Any) -> Callable[[Context], Outcome]:
+    """An identity that reads declared matrices or named sub-expressions: :mod:`olr_verify.checks.matrix_identity`
+    when it involves a matrix (at most ``verified``, for the declared sizes), else a scalar identity of the
+    expanded sides (its certificate states them expanded)."""
+    from olr_verify.checks import matrix_identity as mi
+    from olr_verify.checks import scalar_common as sc
 
-    from olr_verify.expr import parse_expr
+    names = mi.namespace(scalars, scope["matrices"], scope["let"])
+    lhs, rhs = (mi.read(text, names) for text in texts)
+    what = what or f"{texts[0]} == {texts[1]}"  # the sides as written, not expanded
+    if mi.shape(lhs) != mi.shape(rhs):
+        raise PaperError(f"the sides have shapes {mi.shape(lhs)} and {mi.shape(rhs)}")
+    if scope["matrices"]:
+        sizes = ", ".join(f"{name} {size}" for name, size in scope["matrices"].items())
+        return lambda ctx: mi.decide(lhs, rhs, domain, ctx, sizes=sizes, what=what, reading=reading, points=points)
+    return lambda ctx: sc.identity(lhs, rhs, domain, ctx, what=what, points=points, assumptions_note=reading)
+
+
+def identity_namespace(domain: dict[str, Any], symbols: Any) -> dict[str, Any]:
+    """The names an identity's sides are read with: the domain's names as plain (not real) symbols --
+    scalar_common substitutes sample points by ``Symbol(name)`` -- and the ``symbols`` table's names with the
+    assumptions it gives (``{ s = "positive" }``; ``""`` for a symbol outside the domain, left free)."""
+    import sympy as sp
 
     if not isinstance(symbols, dict):
         raise PaperError("symbols must be a table name -> assumptions")
@@ -413,7 +453,7 @@ def identity_names(text: str, domain: dict[str, Any], symbols: Any) -> Any:
             raise PaperError(f"symbols.{name}: {given!r} on a name outside the domain is checked nowhere (the "
                              f"certificate would say {name} is any real): give {name} a range in the domain")
         names[str(name)] = sp.Symbol(str(name), **{w: True for w in words})
-    return parse_expr(text, names, real=False)
+    return names
 
 
 def _assumptions_hold(name: str, words: list[str], bounds) -> None:

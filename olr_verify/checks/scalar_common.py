@@ -137,13 +137,17 @@ def exact_zero(expr, point: dict[str, str]) -> bool:
 
 @replayer("identity")
 def replay_identity(artefact: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
-    """Re-evaluate lhs - rhs at the stored exact point at 60 digits; confirmed if clearly nonzero."""
+    """lhs - rhs at the stored exact point: exactly when it is a rational number there (a rational function at a
+    rational point), else at 60 digits; confirmed if it is not 0 (beyond the tolerance, at 60 digits)."""
     rep = artefact["replay"]
     lhs_e, rhs_e = parse(rep["lhs"]), parse(rep["rhs"])
     point = _point(rep, lhs_e.free_symbols | rhs_e.free_symbols)
     outside = _outside(rep, point)
     if outside:
         return False, outside
+    exact = (lhs_e - rhs_e).xreplace({s: _exact(point[s.name]) for s in (lhs_e - rhs_e).free_symbols})
+    if exact.is_Rational:  # a rational function at a rational point: decided exactly, with no tolerance
+        return exact != 0, {"difference_exact": str(exact)}
     lhs = eval_exact(lhs_e, point, 60)
     rhs = eval_exact(rhs_e, point, 60)
     if not (lhs.is_real and rhs.is_real):

@@ -11,7 +11,6 @@ import pytest
 from olr_verify import artefacts, registry
 from olr_verify.checks.scalar_common import identity, inequality, parse
 from olr_verify.outcome import Context
-from olr_verify.papers.s000_aioli import surrogate_identities as identities_000
 from olr_verify.papers.s002_scale_invariant import lemma3_3_scalar as scalar_002
 from olr_verify.papers.s003_hkl import lemma3_steps as scalar_003
 
@@ -75,8 +74,8 @@ def test_000_equation_20_and_claim_5_are_exact_for_both_labels(ctx):
 
 
 def test_000_theorem_7_step_7_holds_in_dimension_2_symbolically(ctx):
-    out = identities_000.theorem_7_step_7(ctx)
-    assert out.status == "verified" and "d = 2" in out.evidence["reading"]
+    out = registry.get("000:theorem-7/step-7").check(ctx)
+    assert out.status == "verified" and "symmetric 2" in out.evidence["sizes"]
 
 
 # --- seed 002 ---------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from olr_verify.artefacts import replayer
 from olr_verify.checks.scalar_common import combine, identity, inequality
 from olr_verify.checks.verdicts import worse
 from olr_verify.outcome import Context, Outcome
-from olr_verify.papers.s000_aioli.surrogate_identities import symmetric_matrix
+from olr_verify.papers.s000_aioli.lemma10_determinants import symmetric_matrix
 from olr_verify.registry import check
 
 PREC = 240  # bits, ~72 digits

@@ -1,0 +1,145 @@
+"""Matrix identities and named sub-expressions in a paper folder (olr_verify.checks.matrix_identity)."""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+import sympy as sp
+
+from olr_verify import artefacts
+from olr_verify.expr import MATRIX_READER, PLAIN_FUNCTIONS, ExprError, parse_expr
+from olr_verify.outcome import Context
+from olr_verify.paper_folder import PaperError
+
+A = sp.ImmutableMatrix(2, 2, sp.symbols("a b c d"))
+U = sp.ImmutableMatrix(sp.symbols("u1 u2"))
+
+
+def _claim(tmp_path: Path, body: str, cid: str = "m:equation-1") -> Path:
+    (tmp_path / "paper.toml").write_text(
+        '[paper]\nkey = "m"\ntitle = "T"\nauthors = "A"\n\n[[claim]]\n'
+        f'id = "{cid}"\nstatement = "s"\n' + textwrap.dedent(body), encoding="utf-8")
+    return tmp_path
+
+
+def _decide(registry, tmp_path: Path, quick: bool, cid: str = "m:equation-1"):
+    return registry.get(cid).check(Context(out_dir=tmp_path, quick=quick))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("exp(A)", "takes numbers"), ("A + 1", "number added to a matrix"), ("U*U", "shapes do not match"),
+    ("1/A", "division by a matrix"), ("A**(1/2)", "integer exponent"), ("det(U)", "square"),
+    ("diff(A, a)", "a matrix where a number"), ("Piecewise((A, a > 0), (A, True))", "a matrix where a number"),
+    ("eye(9)", "eye"), ("T(a)", "one matrix"),
+])
+def test_matrix_expressions_that_do_not_make_sense_are_refused(text, message):
+    with pytest.raises(ExprError, match=message):
+        parse_expr(text, {"A": A, "U": U, "a": sp.Symbol("a")}, real=False, functions=MATRIX_READER)
+
+
+def test_matrix_functions_are_refused_by_the_default_and_the_kernel_readers():
+    for functions in (None, PLAIN_FUNCTIONS):
+        kw = {} if functions is None else {"functions": functions}
+        with pytest.raises(ExprError, match="unknown function 'det'"):
+            parse_expr("det(A)", {"A": A}, real=False, **kw)
+
+
+def test_a_one_by_one_product_is_a_number():
+    value = parse_expr("T(U)*A*U + 1", {"A": A, "U": U}, real=False, functions=MATRIX_READER)
+    assert not isinstance(value, sp.MatrixBase) and sp.expand(value - (U.T * A * U)[0] - 1) == 0
+
+
+MATRIX_ROUND = '''
+[claim.matrices]
+A = "symmetric 2"
+g = "2"
+[claim.symbols]
+eta = ""
+[claim.let]
+At = "A + eta*g*T(g)"
+'''
+
+
+@pytest.mark.parametrize("quick", [True, False])
+def test_a_true_matrix_identity_is_verified_never_proved(fresh_registry, tmp_path, quick):
+    _claim(tmp_path, '''
+        check_kind = "chain"
+        links = [
+          { label = "Sherman-Morrison", lhs = "inv(At)", rhs = "inv(A) - eta*inv(A)*g*T(g)*inv(A)/(1 + eta*T(g)*inv(A)*g)", domain = {} },
+          { label = "matrix determinant lemma", lhs = "det(At)", rhs = "det(A)*(1 + eta*T(g)*inv(A)*g)", domain = {} },
+        ]
+    ''' + MATRIX_ROUND)
+    fresh_registry.add_paper(tmp_path)
+    out = _decide(fresh_registry, tmp_path, quick)
+    assert out.status == "verified" and out.certificate is None
+    link = out.evidence["links"]["Sherman-Morrison"]
+    assert link["sizes"] == "A symmetric 2, g 2" and link["identity"].startswith("inv(At) == ")
+
+
+@pytest.mark.parametrize("lhs, rhs", [
+    ("inv(At)", "inv(A) - eta*inv(A)*g*T(g)*inv(A)/(1 - eta*T(g)*inv(A)*g)"),  # a sign slip
+    ("det(At)", "det(A)*(1 + eta*T(g)*g)"),  # A^{-1} dropped
+    ("T(M*A)", "T(M)*T(A)"),  # the order of a transposed product
+    ("det(At)", "det(A)*(1 + eta*T(g)*inv(A)*g) + 10**-40*A11"),  # off by a tiny term
+])
+@pytest.mark.parametrize("quick", [True, False])
+def test_a_false_matrix_identity_is_refuted_and_replays(fresh_registry, tmp_path, lhs, rhs, quick):
+    _claim(tmp_path, f'''
+        check_kind = "identity"
+        lhs = "{lhs}"
+        rhs = "{rhs}"
+        domain = {{}}
+    ''' + MATRIX_ROUND.replace('g = "2"', 'g = "2"\nM = "2x2"'))
+    fresh_registry.add_paper(tmp_path)
+    out = _decide(fresh_registry, tmp_path, quick)
+    assert out.status == "refuted"
+    confirmed, _ = artefacts.replay(artefacts.write(out.counterexample, tmp_path, "m:equation-1"))
+    assert confirmed
+
+
+def test_a_scalar_identity_with_named_sub_expressions_is_proved_with_its_certificate(fresh_registry, tmp_path):
+    _claim(tmp_path, '''
+        check_kind = "identity"
+        lhs = "q**2"
+        rhs = "x**2 + 2*x + 1"
+        domain = { x = ["-1", "1"] }
+        let = { q = "x + 1" }
+    ''')
+    fresh_registry.add_paper(tmp_path)
+    out = _decide(fresh_registry, tmp_path, True)
+    assert out.status == "proved" and out.certificate["lhs"] == "(x + 1)**2"
+
+
+@pytest.mark.parametrize("body, message", [
+    ('check_kind = "identity"\nlhs = "A"\nrhs = "g"\ndomain = {}\nmatrices = { A = "2x2", g = "2" }', "shapes"),
+    ('check_kind = "identity"\nlhs = "A"\nrhs = "B"\ndomain = {}\nmatrices = { A = "2x2" }\nlet = { B = "C", C = "A" }',
+     "let.B"),
+    ('check_kind = "identity"\nlhs = "A"\nrhs = "T(A)"\ndomain = {}\nmatrices = { A = "3x2" }', "shapes"),
+    ('check_kind = "identity"\nlhs = "A"\nrhs = "T(A)"\ndomain = {}\nmatrices = { A = "symmetric 2x3" }', "shape"),
+    ('check_kind = "identity"\nlhs = "A"\nrhs = "T(A)"\ndomain = {}\nmatrices = { A = "5x5" }', "shape"),
+    ('check_kind = "identity"\nlhs = "A"\nrhs = "T(A)"\ndomain = {}\nmatrices = { A = "2x2", A11 = "1" }',
+     "already used"),
+    ('check_kind = "identity"\nlhs = "A*x"\nrhs = "x*A"\ndomain = { x = ["0", "1"] }\nmatrices = { x = "2x2" }',
+     "already used"),
+    ('check_kind = "chain"\nmatrices = { A = "2x2" }\nlinks = [ { lhs = "A", rhs = "T(T(A))", domain = {}, '
+     'matrices = { A = "2" } } ]', "already declared"),
+    ('check_kind = "identity"\nlhs = "A"\nrhs = "T(A)"\ndomain = {}\nmatrices = { A = 2 }', "table name -> text"),
+])
+def test_bad_matrix_declarations_are_one_clear_load_error(fresh_registry, tmp_path, body, message):
+    _claim(tmp_path, body + "\n")
+    with pytest.raises(PaperError, match=message):
+        fresh_registry.add_paper(tmp_path)
+
+
+@pytest.mark.parametrize("quick", [True, False])
+def test_a_symbol_that_cancels_between_the_sides_is_still_given_a_value(fresh_registry, tmp_path, quick):
+    _claim(tmp_path, '''
+        check_kind = "identity"
+        lhs = "T(b)*b + det(A) + 1/(T(b)*b)"
+        rhs = "T(b)*b + A11*A22 - A12**2 + 1/(T(b)*b)"
+        domain = {}
+        matrices = { A = "symmetric 2", b = "2" }
+    ''')
+    fresh_registry.add_paper(tmp_path)
+    assert _decide(fresh_registry, tmp_path, quick).status == "verified"

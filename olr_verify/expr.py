@@ -123,12 +123,21 @@ def _matrix_only(name: str, build: Callable[..., Any]) -> Callable[..., Any]:
 #: Functions of matrices, read only where a caller asks for them (``functions=MATRIX_READER``: a matrix identity
 #: of a paper folder); the prover and the kernel never see a matrix.
 MATRIX_FUNCTIONS: dict[str, Callable[..., Any]] = {
-    "T": _matrix_only("T", lambda m: m.T), "inv": _matrix_only("inv", lambda m: sp.ImmutableMatrix(m.inv())),
-    "det": _matrix_only("det", lambda m: m.det()), "tr": _matrix_only("tr", lambda m: m.trace()),
-    "adj": _matrix_only("adj", lambda m: sp.ImmutableMatrix(m.adjugate())),
+    "T": _matrix_only("T", lambda m: m.T), "inv": _matrix_only("inv", lambda m: _inverse(m)),
+    "det": _matrix_only("det", lambda m: m.det(method="berkowitz")), "tr": _matrix_only("tr", lambda m: m.trace()),
+    "adj": _matrix_only("adj", lambda m: sp.ImmutableMatrix(m.adjugate(method="berkowitz"))),
     "eye": lambda n: _eye(n),
 }
 MAX_MATRIX_SIZE = 4  # rows and columns of a matrix symbol (symbolic inverses grow fast)
+
+
+def _inverse(m: sp.MatrixBase) -> sp.ImmutableMatrix:
+    """adj(M)/det(M), both by Berkowitz's division-free method: sympy's default elimination takes minutes on a
+    symbolic 4 x 4 matrix (and its default determinant simplifies as it goes, seconds)."""
+    det = m.det(method="berkowitz")
+    if det == 0:
+        raise ExprError("inv() of a matrix whose determinant is 0")
+    return sp.ImmutableMatrix(m.adjugate(method="berkowitz") / det)
 
 
 def _eye(n: Any) -> sp.ImmutableMatrix:
@@ -250,8 +259,9 @@ def _matrix_power(base: Any, exponent: Any) -> Any:
         raise ExprError("a matrix power takes an integer exponent from -4 to 4")
     if not base.is_square:
         raise ExprError(f"power of a {base.rows}x{base.cols} matrix")
+    k = int(exponent)
     try:
-        return sp.ImmutableMatrix(base ** int(exponent))
+        return sp.ImmutableMatrix((_inverse(base) if k < 0 else base) ** abs(k))
     except ValueError as exc:  # sympy's NonInvertibleMatrixError
         raise ExprError(f"matrix power: {_short(str(exc))}") from None
 

@@ -3,7 +3,6 @@
 - 000:lemma-2 / 000:equation-7 — θ̂_t = L^{-T} W U Σ^{-1/2} ω_t with ω_t the minimiser of (6), vs the
   certified minimiser of (3) (reference.aioli), including p_t = 1 (d = 1 and t = 1);
 - 000:equation-14 — the quadratic expansion of the surrogates, at 50 digits;
-- 000:lemma-9 — uᵀV⁻¹u = 1 − det(V − uuᵀ)/det(V), exact rational arithmetic;
 - 002:claim-19 — the rank-one pseudo-inverse update of App. E, exact rational arithmetic;
 - 004:claim-5 — the Kalman recursion (Q = 0) equals the ridge estimator, exact rational arithmetic.
 All are sampled: agreement gives ``verified``, never ``proved``.
@@ -146,42 +145,6 @@ def equation_14(ctx: Context) -> Outcome:
     return Outcome("verified" if ok else "inconclusive", "both printed expansions evaluated at 50 digits on samples",
                    {"surrogates": count, "max_relative_difference": mpmath.nstr(worst, 5), "digits": 50,
                     "seconds": round(time.time() - started, 2)})
-
-
-def _rand_q(rng, lo=-5, hi=5):
-    return Fraction(int(rng.integers(lo, hi + 1)), int(rng.integers(1, 4)))
-
-
-def _det(M):
-    import flint
-    return flint.fmpq_mat([[flint.fmpq(v.numerator, v.denominator) for v in row] for row in M]).det()
-
-
-@check("000:lemma-9")
-def lemma_9(ctx: Context) -> Outcome:
-    import flint
-
-    started, count = time.time(), 0
-    for i in range(20 if ctx.quick else 200):
-        rng = np.random.default_rng(ctx.seed + i)
-        d = int(rng.integers(1, 6))
-        V = [[_rand_q(rng) for _ in range(d)] for _ in range(d)]
-        if _det(V) == 0:
-            continue
-        u = [_rand_q(rng) for _ in range(d)]
-        Vm = flint.fmpq_mat([[flint.fmpq(v.numerator, v.denominator) for v in row] for row in V])
-        um = flint.fmpq_mat([[flint.fmpq(v.numerator, v.denominator)] for v in u])
-        lhs = (um.transpose() * Vm.inv() * um)[0, 0]
-        rhs = 1 - (Vm - um * um.transpose()).det() / Vm.det()
-        if lhs != rhs:
-            return Outcome("inconclusive", "exact rational arithmetic", {"instance": i, "d": d,
-                                                                         "reason": "identity fails on an instance"})
-        count += 1
-    if count == 0:
-        return Outcome("inconclusive", "exact rational arithmetic", {"reason": "no invertible instance was drawn"})
-    return Outcome("verified", "exact rational arithmetic (python-flint fmpq) on random invertible V, any u "
-                   "(not necessarily symmetric V)", {"instances": count, "dims": "1..5",
-                                                      "seconds": round(time.time() - started, 2)})
 
 
 def _range_basis(S):

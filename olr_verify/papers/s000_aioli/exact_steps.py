@@ -21,7 +21,6 @@ from olr_verify.artefacts import replayer
 from olr_verify.checks.scalar_common import combine, identity, inequality
 from olr_verify.checks.verdicts import worse
 from olr_verify.outcome import Context, Outcome
-from olr_verify.papers.s000_aioli.lemma10_determinants import symmetric_matrix
 from olr_verify.registry import check
 
 PREC = 240  # bits, ~72 digits
@@ -143,38 +142,6 @@ def lemma_2_step_2(ctx: Context) -> Outcome:
                       "'in particular r_t = L_t^T theta_hat_t'; d = 1, L = sqrt(A))", ctx)
 
 
-def _in_dimensions_2_3(holds, reading: str) -> Outcome:
-    """A statement decided by exact sympy algebra with symbolic entries in d = 2 and d = 3 only: one link per
-    dimension, ``verified`` where ``holds(d)``, else ``inconclusive``."""
-    links = [(f"d = {d}", Outcome("verified" if holds(d) else "inconclusive", "exact sympy, symbolic entries",
-                                  {"dimension": d})) for d in (2, 3)]
-    return combine(links, extra={"reading": reading})
-
-
-@check("000:lemma-2/step-2/corrected")
-def lemma_2_step_2_corrected(ctx: Context) -> Outcome:
-    """r = L_{t-1}^T theta: r^T r = theta^T A_{t-1} theta, r^T u~ = theta^T b_{t-1}, r^T v~ = theta^T x_t
-    (exact sympy with a symbolic lower-triangular L in d = 2, 3)."""
-    import sympy as sp
-
-    def holds(d: int) -> bool:
-        L = sp.zeros(d, d)
-        for i in range(d):
-            for j in range(i + 1):
-                L[i, j] = sp.Symbol(f"l{i}{j}", positive=(i == j))
-        th = sp.Matrix(sp.symbols(f"t1:{d + 1}"))
-        b = sp.Matrix(sp.symbols(f"b1:{d + 1}"))
-        x = sp.Matrix(sp.symbols(f"x1:{d + 1}"))
-        r = L.T * th
-        Li = L.inv()
-        return all(sp.simplify(e) == 0 for e in [(r.T * r)[0] - (th.T * L * L.T * th)[0],
-                                                 (r.T * (Li * b))[0] - (th.T * b)[0],
-                                                 (r.T * (Li * x))[0] - (th.T * x)[0]])
-
-    return _in_dimensions_2_3(holds, "the substitution maps objective (3) onto the r-problem, so r_t = "
-                                     "L_{t-1}^T theta_hat_t; exact symbolic algebra for d = 2, 3 only")
-
-
 # --------------------------------------------------------------------------- Lemma 2 step 6
 @check("000:lemma-2/step-6")
 def lemma_2_step_6(ctx: Context) -> Outcome:
@@ -206,28 +173,6 @@ def lemma_2_step_6(ctx: Context) -> Outcome:
                                     "exact sympy, symbolic U (c^2 + s^2 = 1) and Sigma", {"expressions": len(exprs)})))
     return combine(links, extra={"reading": "u~ = W e1, v~ = W e2 and W^T W = U Sigma U^T give u_t, v_t and the "
                                             "reduced objective of (6) exactly; U^T U = I is imposed by c^2 + s^2 = 1"})
-
-
-# --------------------------------------------------------------------------- eq. (5), Theorem 7 step 4
-@check("000:theorem-7/step-4")
-def theorem_7_step_4(ctx: Context) -> Outcome:
-    """hat L_t(theta) - [c_t - theta*^T A theta*] == (theta - theta*)^T A (theta - theta*), theta* = A^{-1}b:
-    so theta* is the unique minimiser (A >= lam I > 0) and the minimum is c_t - theta*^T A_t theta*."""
-    import sympy as sp
-
-    def holds(d: int) -> bool:
-        A = symmetric_matrix("a", d)
-        b = sp.Matrix(sp.symbols(f"b1:{d + 1}"))
-        th = sp.Matrix(sp.symbols(f"t1:{d + 1}"))
-        c = sp.Symbol("c")
-        star = A.adjugate() * b / A.det()
-        L = lambda w: c - 2 * (b.T * w)[0] + (w.T * A * w)[0]  # noqa: E731
-        minimum = c - (star.T * A * star)[0]
-        diff = L(th) - minimum - ((th - star).T * A * (th - star))[0]
-        return sp.cancel(sp.together(diff)) == 0 and sp.cancel(sp.together(L(star) - minimum)) == 0
-
-    return _in_dimensions_2_3(holds, "completing the square; exact symbolic algebra in d = 2, 3 only "
-                                     "(A_t >= lam I makes the minimiser unique)")
 
 
 # --------------------------------------------------------------------------- eq. (10)

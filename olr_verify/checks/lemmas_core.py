@@ -66,8 +66,9 @@ def _slack_map(ctx: Context, name: str, relation: str, fixed: dict, title: str, 
     import numpy as np
     import sympy as sp
 
-    rel = sp.sympify(relation)
-    slack = (rel.lhs - rel.rhs if isinstance(rel, sp.GreaterThan) else rel.rhs - rel.lhs).subs(fixed)
+    from olr_verify.checks.scalar_common import parse, slack_of
+
+    slack = slack_of(parse(relation)).subs({sp.Symbol(k): v for k, v in fixed.items()})
     a, b = sp.symbols("a b")
     f = sp.lambdify((a, b), slack, "numpy")
     A, Bg = np.meshgrid(np.linspace(-6, 6, 241), np.linspace(-8, 8, 321), indexing="xy")

@@ -427,6 +427,10 @@ class _Reader:
                 cond = sp.true if c.value else sp.false
             elif isinstance(c, ast.Compare):
                 cond = self.compare(c, depth + 2)
+                if not cond.free_symbols:  # between numbers (a let or an at() put a value in): decide it
+                    cond = cond.func(cond.lhs, cond.rhs)
+                    if cond not in (sp.true, sp.false):
+                        raise ExprError("a Piecewise condition between numbers that cannot be compared")
             else:
                 raise ExprError("a Piecewise condition is a comparison, True or False")
             pieces.append((val, cond))

@@ -23,7 +23,8 @@ REFUSED = [
     "Max(" + ", ".join(f"x{i}" for i in range(60)) + ")",  # slow to build
     "diff(diff(exp(x*exp(x)*tan(x)), x, 4), x, 4)",
     "*".join(["2**9999"] * 1000),
-    "Piecewise((1, 1 < 2), (0, True))",
+    "Piecewise((1, zoo < 2), (0, True))",  # zoo is refused as a name
+    "Piecewise((1, 1/atanh(1) < 2), (0, True))",
 ]
 
 
@@ -101,3 +102,18 @@ def test_node_texts_match_ast_on_random_layouts(source):
     for node in ast.walk(ast.parse(source, mode="eval")):
         if hasattr(node, "lineno"):
             assert _segment(source, starts, node) == ast.get_source_segment(source, node)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Piecewise((x, w <= 0), (2*x, True))", "x"),  # w = 0 is put in by the names: the condition is decided
+    ("Piecewise((x, 1 <= 0), (2*x, True))", "2*x"),
+    ("Piecewise((1, 1 < 2), (0, True))", "1"),
+    ("Piecewise((x, sqrt(2) < 1.4142135623730950488), (2*x, True))", "2*x"),  # the decimal is exact, below sqrt 2
+    ("Piecewise((x, x <= 0), (2*x, True))", "Piecewise((x, x <= 0), (2*x, True))"),
+])
+def test_a_piecewise_condition_between_numbers_is_decided_exactly(text, expected):
+    import sympy as sp
+
+    from olr_verify.expr import parse_expr
+
+    assert str(parse_expr(text, {"x": sp.Symbol("x"), "w": sp.Integer(0)})) == expected

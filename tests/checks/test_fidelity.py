@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from olr_verify import paper_folder
-from olr_verify.checks.scalar_common import combine
 from olr_verify.outcome import Context
 
 PAPERS = Path(__file__).resolve().parents[2] / "olr_verify" / "papers"
@@ -48,16 +47,20 @@ def test_equation_15_printed_yq_gives_4_where_the_argmin_is_32_5():
     assert corrected["u_15"] == "32/5" and not corrected["u_differs"] and not corrected["form_differs"]
 
 
-def test_equation_15_is_refuted_as_printed_with_a_replayable_artefact_and_its_correction_survives(ctx):
+def test_equation_15_is_refuted_as_printed_with_a_replayable_artefact_and_its_correction_survives(ctx, tmp_path):
+    from olr_verify import artefacts, registry
     from olr_verify.papers.s003_hkl import closed_form_15 as m
 
-    out = m.equation_15(ctx)
-    assert out.status == "refuted" and out.counterexample["replay"]["yq"] == "printed"
-    ok, details = m.replay_eq15(out.counterexample)
-    assert ok and details["exact"]
-    tampered = {**out.counterexample, "replay": {**out.counterexample["replay"], "yq": "first-case"}}
-    assert not m.replay_eq15(tampered)[0]  # the same history under the corrected y^q is no counterexample
+    out = registry.get("003:equation-15").check(ctx)  # declared in s003_hkl/paper.toml
+    assert out.status == "refuted" and out.counterexample["replay"]["point"] == {"D": "2", "etainv": "1", "x1": "-1"}
+    ok, details = artefacts.replay(artefacts.write(out.counterexample, tmp_path, "003:equation-15"))
+    assert ok and details["difference_exact"] == "-12/5"  # u_2 = 4 by the printed (15), argmin 32/5
+    entry = _entry("s003_hkl", "003:equation-15")  # the same round under the corrected y^q is no counterexample
+    corrected_yq = "y1 - y1*Piecewise((Piecewise((1, x1 >= 1/D), (0, True)), w1 >= 0), (0, True))"
+    assert _decide({**entry, "let": {**entry["let"], "yq1": corrected_yq}}, ctx).status in PASSING
     assert m.equation_15_corrected(ctx).status == "verified"
+    assert not m.replay_eq15(m._artefact("003:equation-15/corrected", [Fraction(-1)], [Fraction(0)], Fraction(2),
+                                         Fraction(1), "printed"))[0]  # the module replays its own rule only
 
 
 def test_equation_15_corrected_refutes_planted_errors(ctx, monkeypatch):
@@ -73,20 +76,18 @@ def test_equation_15_corrected_refutes_planted_errors(ctx, monkeypatch):
 # --------------------------------------------------------------------------- 2. 003:claim-7
 def test_claim_7_strict_is_refuted_at_the_equality_point_and_at_least_is_proved(ctx):
     from olr_verify.checks.scalar_common import replay_scalar_relation
-    from olr_verify.papers.s003_hkl import closed_form_15 as m
 
-    out = m.claim_7(ctx)
+    out = _decide(_entry("s003_hkl", "003:claim-7"), ctx)
     assert out.status == "refuted" and out.counterexample["replay"]["point"] == {"D": "2", "s": "1/2", "a": "0"}
     assert replay_scalar_relation(out.counterexample)[0]
     corrected = _decide(_entry("s003_hkl", "003:claim-7/corrected"), ctx)
     assert corrected.status == "proved" and corrected.certificate is not None
 
 
-def test_claim_7_does_not_refute_a_strict_bound_that_holds(ctx, monkeypatch):
-    from olr_verify.papers.s003_hkl import closed_form_15 as m
-
-    monkeypatch.setattr(m, "SLOPE_PRINTED", "s/(1 + exp(-a)) > 1/(4*D)")  # true: |y_t| >= 1/(2D) > 1/(4D)
-    assert m.claim_7(ctx).status != "refuted"
+def test_claim_7_does_not_refute_a_strict_bound_that_holds(ctx):
+    entry = _entry("s003_hkl", "003:claim-7")
+    true = {**entry, "links": [dict(link, relation="s/(1 + exp(-a)) > 1/(4*D)") for link in entry["links"]]}
+    assert _decide(true, ctx).status != "refuted"  # true: |y_t| >= 1/(2D) > 1/(4D), at the equality point too
 
 
 def test_claim_7_corrected_refutes_a_larger_constant(ctx):
@@ -116,12 +117,11 @@ def test_step_7_8_refutes_each_planted_false_part(ctx, label, change):
 
 # --------------------------------------------------------------------------- 4. 001:assumption-a2/squared
 def test_assumption_a2_squared_decides_the_strict_relation(ctx):
-    from olr_verify.papers.s001_gaf import proposition3 as m
-
-    links = dict(m.a2_squared_links(ctx))
-    scalar = next(o for label, o in links.items() if label.startswith("(A2)"))
-    assert scalar.status == "proved" and scalar.evidence["relation"] == "2*exp(z) > 1"
-    assert combine(m.a2_squared_links(ctx, hessian_weight="1/2")).status == "refuted"  # e^0/2 > 1 fails
+    entry = _entry("s001_gaf", "001:assumption-a2/squared")
+    out = _decide(entry, ctx)
+    scalar = next(link for label, link in out.evidence["links"].items() if label.startswith("(A2)"))
+    assert scalar["status"] == "proved" and scalar["relation"] == "2*exp(z) > 1"
+    assert _decide(_with_link(entry, "(A2)", relation="1/2*exp(z) > 1"), ctx).status == "refuted"  # e^0/2 > 1 fails
 
 
 # --------------------------------------------------------------------------- 5. 002:claim-31

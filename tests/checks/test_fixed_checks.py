@@ -1,4 +1,6 @@
 """The checks of issue 14 that could not fail, each fed a false variant (and its printed form beside it)."""
+from pathlib import Path
+
 import pytest
 import sympy as sp
 
@@ -6,6 +8,7 @@ from olr_verify.checks.scalar_common import combine
 from olr_verify.outcome import Context
 
 PASSING = ("proved", "verified")
+S001 = Path(__file__).resolve().parents[2] / "olr_verify" / "papers" / "s001_gaf"
 
 
 @pytest.fixture
@@ -13,21 +16,35 @@ def ctx(tmp_path):
     return Context(out_dir=tmp_path, quick=True)
 
 
-def test_claim_5_fails_when_m_is_too_small(ctx, monkeypatch):
-    from olr_verify.papers.s001_gaf import claims_4_to_9 as m
+def _s001(claim_id: str) -> dict:
+    from olr_verify import paper_folder
 
-    assert m.claim_5(ctx).status == "verified"  # a Chernoff-based order statement: never proved
-    assert m.claim_5_total_deviation(lambda n, L: n * L)["growth exponent of n eps in n"] == pytest.approx(0.5)
-    real = m.claim_5_total_deviation
-    monkeypatch.setattr(m, "claim_5_total_deviation", lambda m_of_n: real(lambda n, L: n * L))
-    assert m.claim_5(ctx).status not in PASSING
+    return next(e for e in paper_folder.read(S001)[1] if e["id"] == claim_id)
+
+
+def _planted(entry: dict, label_start: str, ctx, **changes):
+    """The verdict of ``entry`` with one link (found by its label) changed."""
+    from olr_verify import paper_folder
+
+    links = [dict(link, **changes) if link["label"].startswith(label_start) else link for link in entry["links"]]
+    assert links != entry["links"], label_start
+    return paper_folder.declarative_check({**entry, "links": links}, "planted")(ctx)
+
+
+def test_claim_5_fails_when_m_is_too_small(ctx):
+    from olr_verify.registry import get
+
+    assert get("001:claim-5").check(ctx).status == "verified"  # a Chernoff-based order statement: never proved
+    # m = n log(n/delta): n eps = sqrt(8 n/c) grows with n, so it is not O(1)
+    m_n = "n*sqrt(8*L/((n*L)*c))"
+    assert _planted(_s001("001:claim-5"), "total deviation", ctx, lhs=m_n).status not in PASSING
 
 
 def test_assumption_a2_squared_refutes_a_wrong_hessian_weight(ctx):
-    from olr_verify.papers.s001_gaf import proposition3 as m
+    from olr_verify.registry import get
 
-    assert m.a2_squared(ctx).status in PASSING
-    assert combine(m.a2_squared_links(ctx, hessian_weight="1/4")).status == "refuted"
+    assert get("001:assumption-a2/squared").check(ctx).status in PASSING
+    assert _planted(_s001("001:assumption-a2/squared"), "(A2)", ctx, relation="1/4*exp(z) > 1").status == "refuted"
 
 
 def test_figure_2_is_not_verified_when_a_curve_has_the_wrong_shape(ctx, monkeypatch):

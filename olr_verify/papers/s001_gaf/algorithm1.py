@@ -1,4 +1,5 @@
-"""Seed 001 (GAF): Algorithm 1 against eqs. (2)-(4), eqs. (12)/(13), (6), claims 1-2, and hunts on Lemmas 4-7.
+"""Seed 001 (GAF): Algorithm 1 against eqs. (2)-(4), eqs. (12)/(13), (6), and hunts on Lemmas 4-7 (claims 1-2 and
+the sampling step of Algorithm 1 are declared in paper.toml).
 
 Refutations carry exact data (rationals as strings) and are replayed at 50 digits with mpmath.
 """
@@ -153,44 +154,6 @@ def equation_13(ctx: Context) -> Outcome:
     return Outcome("verified" if worst <= 1e-9 else "inconclusive", "exact rational argmin of L~_t vs eq. (2)", ev)
 
 
-@check("001:algorithm-1/sampling")
-def algorithm_1_sampling(ctx: Context) -> Outcome:
-    ev = {"instance": "t = 1, lam = 1, K = 2, d' = 1, x_1 = 1, alpha = 1",
-          "box_covariance": "Phi^T A_0^{-1} Phi = I_2",
-          "law_under_P0": "theta ~ N(0, A_0^{-1}/(2 alpha)) => theta^T Phi ~ N(0, I_2/2)",
-          "ratio": "2 (exact)", "consequence": "the box's draws are not from P~_{t-1}; its prediction estimates "
-          "E sigma under a Gaussian with twice the covariance, so it is not the MC approximation of (6)"}
-    return Outcome("refuted", "exact rational covariance comparison", ev,
-                   {"replay": {"type": "gaf_sampling_covariance", "lam": "1", "x": ["1"], "K": 2, "alpha": "1"}})
-
-
-@replayer("gaf_sampling_covariance")
-def replay_sampling(art: dict):
-    from fractions import Fraction
-    r = art["replay"]
-    lam, alpha = Fraction(r["lam"]), Fraction(r["alpha"])
-    xx = sum(Fraction(v) ** 2 for v in r["x"])
-    box = xx / lam                      # diagonal of Φᵀ A_0⁻¹ Φ (A_0 = λI, Φ = I_K ⊗ x)
-    law = xx / (2 * alpha * lam)
-    return box != law, {"box_variance": str(box), "P_tilde_variance": str(law)}
-
-
-@check("001:claim-1")
-def claim_1(ctx: Context) -> Outcome:
-    import sympy as sp
-
-    i, j, K = sp.symbols("i j K", integer=True, positive=True)
-    p = sp.IndexedBase("p", positive=True)
-    total = sp.Sum(p[j], (j, 1, K))
-    sig = sp.exp(sp.log(p[i])) / sp.Sum(sp.exp(sp.log(p[j])), (j, 1, K))
-    diff = sp.simplify(sig.subs(total, 1) - p[i]) if False else sp.simplify(sp.powsimp(sig) - p[i] / total)
-    ok = diff == 0
-    ev = {"identity": "sigma(log p)_i = p_i / sum_j p_j = p_i on the simplex (sum_j p_j = 1), for every K",
-          "sympy": "simplify(exp(log p_i)/Sum_j exp(log p_j) - p_i/Sum_j p_j) == 0 with p_j > 0",
-          "consequence": "E_pi sigma(y)_y = sigma(sigma^+(E_pi sigma(y)))_y since E_pi sigma(y) lies in the simplex"}
-    return Outcome("proved" if ok else "inconclusive", "exact sympy identity (symbolic K)", ev)
-
-
 @check("001:equation-6")
 def equation_6(ctx: Context) -> Outcome:
     """ŷ = σ⁺(E σ) meets (4) with equality at α = 1 (identity of claim-1); numerically on the implementation."""
@@ -215,39 +178,6 @@ def equation_6(ctx: Context) -> Outcome:
     # the identity is 001:claim-1's certificate; this check adds only a float check of the implementation
     return Outcome("verified", "identity of 001:claim-1 (cited) + float implementation check",
                    {**ev, "cited": "the identity l(sigma^+(p), y) = -log E e^{-l} is 001:claim-1's certificate"})
-
-
-CLAIM2_CASE = {"lam": "1", "x": "10", "Y": "1", "y": "1"}
-
-
-def _claim2(c, dps=50):
-    import mpmath as mp
-    with mp.workdps(dps):
-        lam, x, Y, y = (mp.mpf(c[k]) for k in ("lam", "x", "Y", "y"))
-        theta = -x / (4 * lam)                 # argmin 2 lam th^2 + th x (L_0 = lam th^2, plus printed lam th^2)
-        yhat = theta * x
-        cc = 1 + x * x / lam                   # 1 + x^T A_0^{-1} x
-        rhs = (0 - y) ** 2 / cc + Y ** 2 * mp.log(cc)    # right side of (4), alpha = 1/(2Y^2), m = 0 at t = 1
-        return (yhat - y) ** 2, rhs
-
-
-@check("001:claim-2")
-def claim_2(ctx: Context) -> Outcome:
-    lhs, rhs = _claim2(CLAIM2_CASE)
-    ev = {"instance": "t = 1, d = 1, lambda = 1, Y = 1, x_1 = 10 (R = 10), y = 1", "lhs": str(lhs)[:20],
-          "rhs": str(rhs)[:20], "printed": "theta_hat_t = argmin L_{t-1}(theta) + theta^T x_t + lam||theta||^2",
-          "what_meets_4": "y_hat = theta_t^T x/(1 + x^T A^{-1} x) = VAW, argmin L_{t-1}(theta) + (theta^T x_t)^2 "
-                          "(algorithms/gaf_squared.py; tested in tests/multiclass/test_gaf_squared.py)"}
-    if lhs > rhs:
-        return Outcome("refuted", "50-digit evaluation of (4) at the printed prediction", ev,
-                       {"replay": {"type": "gaf_claim2", **CLAIM2_CASE}})
-    return Outcome("verified", "50-digit evaluation", ev)
-
-
-@replayer("gaf_claim2")
-def replay_claim_2(art: dict):
-    lhs, rhs = _claim2(art["replay"])
-    return bool(lhs > rhs), {"lhs": str(lhs), "rhs": str(rhs)}
 
 
 # ----------------------------------------------------------------------------- hunts: Lemmas 4, 5, 6, 7

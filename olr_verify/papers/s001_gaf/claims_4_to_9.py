@@ -1,5 +1,5 @@
-"""Seed 001 (GAF): claims 5-8 (rates and complexities of the compared algorithms) and (A4) for the logistic loss.
-Claims 4 and 9 and (A1) exp-concavity are declared in paper.toml.
+"""Seed 001 (GAF): claims 6-8 (rates and complexities of the compared algorithms) and (A4) for the logistic loss.
+Claims 4, 5 and 9 and (A1) exp-concavity are declared in paper.toml.
 """
 
 from __future__ import annotations
@@ -14,55 +14,7 @@ from olr_verify.registry import check
 from olr_verify.papers.s001_gaf.proposition3 import _slope
 
 
-# ----------------------------------------------------------------------------- claims 5-7
-
-def claim_5_total_deviation(m_of_n) -> dict:
-    """n·ε with the Chernoff radius ε = sqrt(8 L/(m c)) (deviation δ/n per round, p̄ ≥ c), m = ``m_of_n(n, L)``.
-
-    Returns the exact total, its growth exponent in n (fitted exactly between n = 10^6 and 10^12 at fixed
-    L, c) and whether ε makes the Chernoff tail exp(−ε² m c/8) equal to e^{−L} = δ/n exactly.
-    """
-    import sympy as sp
-    n, L, c = sp.symbols("n L c", positive=True)
-    m = m_of_n(n, L)
-    eps = sp.sqrt(8 * L / (m * c))
-    total = sp.simplify(n * eps)
-    at = {L: sp.Integer(5), c: sp.Rational(1, 4)}
-    t1, t2 = (total.subs({**at, n: sp.Integer(10) ** k}) for k in (6, 12))
-    exponent = float(sp.N(sp.log(t2 / t1) / sp.log(sp.Integer(10) ** 6), 30))
-    tail_ok = sp.simplify(sp.exp(-eps ** 2 * m * c / 8) - sp.exp(-L)) == 0
-    return {"n eps": str(total), "growth exponent of n eps in n": exponent, "tail == delta/n": bool(tail_ok)}
-
-
-@check("001:claim-5")
-def claim_5(ctx: Context) -> Outcome:
-    from olr_verify.checks.verdicts import not_a_certificate
-    info = claim_5_total_deviation(lambda n, L: n ** 2 * L)
-    ev = {"with pbar >= c": "P[l~ - lbar > eps] <= exp(-eps^2 m c / 8) (Chernoff, multiplicative form); "
-                            "eps = sqrt(8 log(n/delta)/(m c)) gives delta/n per round",
-          "m": "n^2 log(n/delta)", **info,
-          "criterion": "verified iff the total deviation n eps is O(1) in n (growth exponent <= 0) and the "
-                       "Chernoff tail equals delta/n; with m = n log(n/delta) the exponent is 1/2 and the check fails"}
-    if info["tail == delta/n"] and info["growth exponent of n eps in n"] <= 1e-12:
-        out = Outcome("proved", "exact scaling computation", ev)
-        return not_a_certificate(out, "the Chernoff bound with pbar = Omega(1) (order statement)")
-    ev["reason"] = "with this m the total deviation n eps grows with n: m = O(n^2) is not shown to suffice"
-    return Outcome("inconclusive", "exact scaling computation", ev)
-
-
-@check("001:claim-6")
-def claim_6(ctx: Context) -> Outcome:
-    import sympy as sp
-    B, n, d, K = sp.symbols("B n d K", positive=True)
-    per = B ** 6 * n ** 24 * (B * n + d * K) ** 12
-    total = sp.expand(n * per)
-    deg = sp.Poly(total, n).degree()
-    return Outcome("inconclusive", "internal consistency only", {
-        "reason": "cited result: the per-iteration cost O(B^6 n^24 (Bn + dK)^12) is from Foster et al. (2018) Example 3 "
-                  "with Bubeck et al. (2018); checking it would need their sampler analysis",
-        "consistency": {"n x per-iteration = total B^6 n^25 (Bn+dK)^12": True, "degree in n of the total": deg,
-                        "O(n^37) for fixed B, d, K": deg == 37}})
-
+# ----------------------------------------------------------------------------- claims 6-7
 
 @check("001:claim-7")
 def claim_7(ctx: Context) -> Outcome:

@@ -1,9 +1,10 @@
-"""Seed 001 (GAF): steps of Lemma 4's proof (eq. (26), L10, App. C transfer), Lemma 6 steps 1-2 and eq. (4) as
-printed.
+"""Seed 001 (GAF): steps of Lemma 4's proof (eq. (26), L10, the corrected App. C transfer), Lemma 6 step 1 and the
+corrected step 2, and eq. (4) as printed.
 
 Inequalities are decided by seeded hunts and optimiser searches with 50-digit confirmation; printed statements that
-fail are refuted with exact replayable instances, and corrected variants are separate claims. Eqs. (22)-(25) and
-step L3 (exact identities for K = 2, 3, 4) are declared in olr_verify/papers/s001_gaf/paper.toml.
+fail are refuted with exact replayable instances, and corrected variants are separate claims. Eqs. (22)-(25),
+step L3 (exact identities for K = 2, 3, 4), the printed transfer and the printed Lemma 6 step 2 are declared in
+olr_verify/papers/s001_gaf/paper.toml.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import numpy as np
 from olr_verify.artefacts import replayer
 from olr_verify.checks.verdicts import at_an_instance, worse
 from olr_verify.outcome import Context, Outcome
-from olr_verify.papers.s001_gaf.algorithm1 import _lemma4_xi, divergence_mp, lemma6_terms_mp, worst_over_draws
+from olr_verify.papers.s001_gaf.algorithm1 import _lemma4_xi, lemma6_terms_mp, worst_over_draws
 from olr_verify.registry import check
 
 
@@ -65,32 +66,6 @@ def equation_26(ctx: Context) -> Outcome:
     hunt = Outcome("verified" if worst["(26)"] <= 1e-9 else "inconclusive", f"seeded random hunt ({n} points)",
                    {"max relative violation of (26)": worst["(26)"]})
     return combine([("constant", const), ("inequality (26)", hunt)])
-
-
-TRANSFER_CASE = {"B": "1", "R": "1", "theta2": ["2", "0"], "x": ["1"]}
-
-
-@check("001:lemma-4/transfer")
-def lemma_4_transfer(ctx: Context) -> Outcome:
-    from olr_verify.checks.scalar_common import combine
-    ident = _transfer_identities(ctx)
-    b = [sum(float(t) * float(x) for x in TRANSFER_CASE["x"]) for t in TRANSFER_CASE["theta2"]]
-    wording = Outcome("refuted", "exact evaluation", {
-        "printed": "b = theta_2^T Phi(x) in [-BR, BR]^K (Sec. 4.2)", "instance": TRANSFER_CASE, "b": b,
-        "reason": "in (A3) theta_2 ranges over R^d, so b is unbounded; Lemma 4 needs a = theta_1^T Phi(x) in "
-                  "[-BR, BR]^K (theta_1 in Theta, |theta_{1,k}^T x| <= ||theta_1|| R), which App. C states correctly. "
-                  "See 001:lemma-4/transfer/corrected"},
-        {"replay": {"type": "gaf_transfer_wording", **TRANSFER_CASE}})
-    return combine([("App. C chain-rule identities", ident), ("Sec. 4.2 wording b in [-BR,BR]^K", wording)])
-
-
-@replayer("gaf_transfer_wording")
-def replay_transfer(art: dict):
-    from fractions import Fraction
-    r = art["replay"]
-    BR = Fraction(r["B"]) * Fraction(r["R"])
-    b = [Fraction(t) * sum(Fraction(x) for x in r["x"]) for t in r["theta2"]]
-    return bool(max(abs(v) for v in b) > BR), {"b": [str(v) for v in b], "BR": str(BR)}
 
 
 def _transfer_identities(ctx):
@@ -175,40 +150,10 @@ def confirmed_negative(slack, label: str) -> tuple[bool, dict]:
     return bool(slack < -1e-30), {label: str(slack)}
 
 
-L6S2_CASE = {"R": "1", "x": "1", "theta2": ["0", "-20"], "theta1": ["-1", "-19"], "y": 0}
-
-
 def _psi_mp(t):
     """ψ(t) = (e^t − 1 − t)/t² of the generalized-self-concordance bound, at the working precision."""
     import mpmath as mp
     return (mp.exp(t) - 1 - t) / t ** 2
-
-
-def _l6s2(c, factor, dps=50):
-    """rhs − lhs of the step-2 inequality with ψ(factor·‖θ1−θ2‖) (K = 2, d' = 1) at `dps` digits."""
-    import mpmath as mp
-    with mp.workdps(dps):
-        x = mp.mpf(c["x"])
-        t2 = [mp.mpf(v) for v in c["theta2"]]; t1 = [mp.mpf(v) for v in c["theta1"]]
-        lhs, quad = divergence_mp([t * x for t in t1], [t * x for t in t2], c["y"])
-        t = mp.sqrt(sum((a - b) ** 2 for a, b in zip(t1, t2))) * factor
-        return _psi_mp(t) * quad - lhs
-
-
-@check("001:lemma-6/step-2")
-def lemma_6_step_2(ctx: Context) -> Outcome:
-    return negative_at_instance(
-        _l6s2(L6S2_CASE, 1), L6S2_CASE, "gaf_lemma6_step2",
-        "50-digit evaluation at an explicit instance (K = 2, d' = 1, R = 1)", "rhs - lhs (psi(||theta1 - theta2||))",
-        reason="the generalized-self-concordance bound scales with the coefficient nu = 2R: psi(nu ||.||); "
-               "without it the bound fails when the scores move faster than ||theta_1 - theta_2||",
-        corrected="001:lemma-6/step-2/corrected (psi(2R||theta_1-theta_2||), which with step 3 gives Lemma 6's "
-                  "e^{4R^2||.||^2})")
-
-
-@replayer("gaf_lemma6_step2")
-def replay_l6s2(art: dict):
-    return confirmed_negative(_l6s2(art["replay"], 1), "rhs_minus_lhs")
 
 
 mp_tiny = 1e-300

@@ -1,6 +1,5 @@
-"""Seed 001 (GAF): Proposition 3 (Monte-Carlo GAF, high probability), its steps P3/P7/P8 and complexity steps
-(i)-(iii), the squared-loss constants (A2), (A4) (§4.1) and claim 10 (steps P3, (A1), (A3) and the corrected (A4)
-are declared in paper.toml).
+"""Seed 001 (GAF): Proposition 3 (Monte-Carlo GAF, high probability), its step P7 and complexity steps (i)-(iii),
+and claim 10 (steps P3, P8, the squared-loss constants (A1)-(A4) and the corrected (A4) are declared in paper.toml).
 
 Proposition 3 is probed by repeated seeded Monte-Carlo predictions along one exact GAF trajectory (the updates of
 GAF do not depend on its predictions, so the exact and MC forecasters share θ_t, A_t): the empirical frequency of
@@ -88,24 +87,6 @@ def proposition_3(ctx: Context) -> Outcome:
                     "n sqrt(K) (log(n/delta)/m)^(1/3), a factor K^(1/6) above the stated n (K/m log(n/delta))^(1/3)",
                     "with m = n^3 log(n/delta) the extra term is K^(1/3) n^0, an additive constant only for fixed K"]}
     return Outcome("verified" if ev["max ratio"] <= 1 else "inconclusive", "repeated seeded MC-GAF runs", ev)
-
-
-@check("001:proposition-3/step-p8")
-def step_p8(ctx: Context) -> Outcome:
-    import sympy as sp
-    n, K, L, m, mu = sp.symbols("n K L m mu", positive=True)
-    f = n * sp.sqrt(K * L / (mu * m)) + mu * n
-    mu_star = sp.solve(sp.diff(f, mu), mu)
-    printed = (K * L / m) ** sp.Rational(1, 3)
-    val_printed = sp.simplify(f.subs(mu, printed) / (n * printed))
-    val_opt = sp.simplify(f.subs(mu, mu_star[0]) / (n * printed))
-    m3 = sp.simplify((n * (K * L / m) ** sp.Rational(1, 3)).subs(m, n ** 3 * L))
-    ok = val_printed == 2
-    ev = {"exact minimiser": str(mu_star), "value at printed mu / (n (KL/m)^(1/3))": str(val_printed),
-          "value at minimiser / same": str(val_opt), "n (K L/m)^(1/3) at m = n^3 L": str(m3),
-          "reading": "'optimizing' is up to a constant (printed mu gives 2, optimum 3/2^(2/3) ~ 1.89); 'Corollary 3' "
-                     "is Corollary 2; at m = n^3 log(n/delta) the extra term is K^(1/3): (7) up to an additive K^(1/3)"}
-    return Outcome("verified" if ok else "inconclusive", "exact sympy computation", ev)
 
 
 # ----------------------------------------------------------------------------- complexity
@@ -270,57 +251,6 @@ def step_iii(ctx: Context) -> Outcome:
 
 
 # ----------------------------------------------------------------------------- squared loss (§4.1)
-
-@check("001:assumption-a4/squared")
-def a4_squared(ctx: Context) -> Outcome:
-    ev = {"instance": {"x": ["1"], "R": "1"}, "grad^2 l": "2 x x^T = [[2]]", "gamma printed": "R^2 = 1",
-          "reason": "the printed justification itself gives 2xx^T <= 2R^2 I; (A4) needs gamma >= 2R^2",
-          "corrected": "001:assumption-a4/squared/corrected (gamma = 2R^2); claim-10's constant survives it"}
-    return Outcome("refuted", "exact rational evaluation", ev,
-                   {"replay": {"type": "gaf_a4_squared", "x": ["1"], "R": "1"}})
-
-
-@replayer("gaf_a4_squared")
-def replay_a4_squared(art: dict):
-    from fractions import Fraction
-    x = [Fraction(v) for v in art["replay"]["x"]]
-    lam_max = 2 * sum(v * v for v in x)          # eigenvalue of 2xx^T along x
-    return bool(lam_max > Fraction(art["replay"]["R"]) ** 2), {"lambda_max": str(lam_max)}
-
-
-def a2_squared_links(ctx: Context, hessian_weight: str = "2") -> list[tuple[str, Outcome]]:
-    """(A2) for the squared loss l(θ) = (xᵀθ − y)², reduced to scalars: u = xᵀθ₂ − y, v = xᵀh, z = ζ‖h‖² ≥ 0.
-
-    ``hessian_weight`` is the w in ‖h‖²_{∇²l} = w v² (printed Hessian 2xxᵀ: w = 2); a wrong weight is a false
-    variant the chain must refute.
-    """
-    import sympy as sp
-    from olr_verify.checks.scalar_common import identity, inequality
-    from olr_verify.checks.verdicts import matrix_identity
-
-    x, h = sp.Matrix(sp.symbols("x1 x2", real=True)), sp.Matrix(sp.symbols("h1 h2", real=True))
-    box = {str(s): ("-3", "3") for s in (*x, *h)}
-    hess = matrix_identity((h.T * (2 * x * x.T) * h), sp.Matrix([[2 * (x.T * h)[0] ** 2]]), box, ctx,
-                           what="h^T (2 x x^T) h == 2 (x^T h)^2 (d = 2 symbolic; every d is a sum of the same terms)")
-    u, v = sp.symbols("u v", real=True)
-    expansion = identity((u + v) ** 2 - (u ** 2 + 2 * u * v), v ** 2, {"u": ("-5", "5"), "v": ("-5", "5")}, ctx,
-                         what="l(theta_1) - l(theta_2) - grad l(theta_2)^T h == v^2")
-    scalar = inequality(f"{hessian_weight}*exp(z) > 1", {"z": ("0", "oo")}, ctx,
-                        reading="with the two identities, (A2) reads v^2 <= e^z w v^2 (w = "
-                                f"{hessian_weight}, z = zeta ||h||^2 >= 0, any zeta > 0), i.e. v^2 (w e^z - 1) >= 0 "
-                                "for every v, which follows from w e^z > 1; the paper's justification e^x > 1/2 "
-                                "(x > 0, strict) is decided as printed, on [0, oo), which contains x > 0 and where "
-                                "the strict relation still holds")
-    return [("Hessian norm ||h||^2_(2xx^T) = 2 v^2", hess), ("first-order expansion: remainder v^2", expansion),
-            ("(A2) in the scalars: w e^z > 1 (paper: e^x > 1/2 for x > 0)", scalar)]
-
-
-@check("001:assumption-a2/squared")
-def a2_squared(ctx: Context) -> Outcome:
-    from olr_verify.checks.scalar_common import combine
-    return combine(a2_squared_links(ctx), method="exact reduction to scalars + scalar relation",
-                   extra={"zeta": "any zeta > 0, in particular (8 Y^2 d B^2)^{-1}"})
-
 
 @check("001:claim-10")
 def claim_10(ctx: Context) -> Outcome:

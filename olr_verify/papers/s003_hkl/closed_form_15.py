@@ -1,12 +1,13 @@
-"""Seed 003: the slope bound after Eq. (4) (Claim 7) and the closed form of F_t and u_t on w >= 0 (§5.3.1,
-Eq. (14)-(15)), each decided as printed, with the corrected reading beside it.
+"""Seed 003: the closed form of F_t and u_t on w >= 0 (§5.3.1, Eq. (14)-(15)) under the corrected reading of y^q
+(003:equation-15/corrected). The printed Eq. (15) (003:equation-15) and the slope bound after Eq. (4) (003:claim-7)
+are decided as data in paper.toml.
 
 Loss l(w, x) = log(1 + e^{xw}); y_t = sigma(x_t w_t) x_t; beta = 1/(8D); R(w) = (beta/2) w^2 (Algorithm 1).
 
 Eq. (15) as printed uses y^q_t = y_t 1{|x_t| <= 1/D or x_t w_t <= 0} + y_t 1{w_t <= 0, x_t <= -1/D} (§2.7 of
 the transcription). When w_t = 0 and x_t <= -1/D both indicators are 1, so y^q_t = 2 y_t and the quadratic
-term of that round is counted four times over. Algorithm 1 plays w_1 = 0, so this happens at round 2 whenever
-x_1 <= -1/D. The true F_t is built here from Eq. (4) itself (each l~_tau evaluated as printed, the a0 constants
+term of that round is counted four times over. The corrected reading takes y^q_t = y_t unless Eq. (4)'s first
+case applies. The true F_t is built here from Eq. (4) itself (each l~_tau evaluated as printed, the a0 constants
 dropped) and its argmin over w >= 0 is read off the quadratic through three of its values (exact arithmetic).
 """
 from __future__ import annotations
@@ -164,9 +165,10 @@ def _rational(text: Any, name: str) -> Fraction:
 @replayer("eq15_closed_form")
 def replay_eq15(artefact: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
     """Rebuild F_t from Eq. (4) and u_t from (15) for the stored history (exact, or 60 digits) and confirm that
-    (15) with the stored y^q rule differs from the argmin over w >= 0 while (15) is >= 0."""
+    (15) with the stored y^q rule differs from the argmin over w >= 0 while (15) is >= 0. Only the rule of the
+    check in this module (003:equation-15/corrected) is accepted: the printed Eq. (15) is decided in paper.toml."""
     rep = artefact["replay"]
-    rules = {"printed": _yq_printed, "first-case": _yq_first_case}
+    rules = {"first-case": _yq_first_case}
     if rep.get("yq") not in rules:
         return False, {"reason": f"replay.yq must be one of {sorted(rules)}"}
     D, etainv = _rational(rep.get("D"), "D"), _rational(rep.get("etainv"), "etainv")
@@ -198,31 +200,6 @@ def _decide_15(ctx: Context, claim: str, yq, yq_rule: str) -> tuple[list, dict[s
     return bad, ev
 
 
-@check("003:equation-15")
-def equation_15(ctx: Context) -> Outcome:
-    """§5.3.1: F_t on w >= 0 in the printed form and u_t of Eq. (15), with the printed y^q."""
-    bad, ev = _decide_15(ctx, "003:equation-15", _yq_printed, "printed: y 1{|x|<=1/D or xw<=0} + y 1{w<=0, x<=-1/D}")
-    if not bad and ev["not_a_number"]:
-        return Outcome("inconclusive", f"{ev['not_a_number']} histories gave NaN: neither a match nor a mismatch", ev)
-    if not bad:
-        return Outcome("verified", "printed (15) vs the argmin of Eq. (4)'s objective on exact/60-digit histories", ev)
-    (xs, ws, D, etainv), res = next(((h, r) for h, r in bad if r["exact"] and r["u_differs"]), bad[0])
-    ev.update({"counterexample": {"D": str(D), "eta^{-1}": str(etainv), "x": [str(x) for x in xs],
-                                  "w": [str(w) for w in ws], **res},
-               "first_mismatches": [{"D": str(h[2]), "x": [str(x) for x in h[0]], "w": [str(w) for w in h[1]],
-                                     "u_15": r["u_15"], "argmin": r["argmin_w>=0"]} for h, r in bad[:5]],
-               "why": "w_tau = 0, x_tau <= -1/D makes both indicators of the printed y^q equal 1: y^q = 2 y, so the "
-                      "round's quadratic term beta y^2 w^2/2 enters the printed F_t four times. Eq. (4) gives the "
-                      "same l~_tau on w >= 0 whether case 2 or case 3 is read there, so the mismatch does not "
-                      "depend on how the overlap of Eq. (4)'s cases at w_t = 0 is resolved"})
-    art = _artefact("003:equation-15", xs, ws, D, etainv, "printed")
-    ok, det = replay_eq15(art)
-    ev["replay_check"] = det
-    if not ok:
-        return Outcome("inconclusive", "a mismatch was found but its replay did not confirm it", ev)
-    return Outcome("refuted", "exact rational arithmetic: printed F_t and (15) vs the argmin over w >= 0", ev, art)
-
-
 @check("003:equation-15/corrected")
 def equation_15_corrected(ctx: Context) -> Outcome:
     """Eq. (15) with y^q_t = y_t unless Eq. (4)'s first case applies (first matching case), which the runs of
@@ -240,33 +217,3 @@ def equation_15_corrected(ctx: Context) -> Outcome:
         return Outcome("inconclusive", f"{ev['not_a_number']} histories gave NaN: neither a match nor a mismatch", ev)
     ev["not_a_proof"] = "finitely many histories; the per-case algebra is not certified by the kernel"
     return Outcome("verified", "corrected (15) equals the argmin over w >= 0 on every history (exact / 60 digits)", ev)
-
-
-# --------------------------------------------------------------------------- Claim 7: |y_t| "greater than 1/2D"
-# |y_t| = |x_t| sigma(x_t w_t) = s sigma(a), s = |x_t| in [1/D, 1], a = x_t w_t in [0, s D]: both partially
-# linear cases of Eq. (4) (w_t >= 0, x_t >= 1/D and its mirror w_t <= 0, x_t <= -1/D) map onto this box.
-SLOPE_DOMAIN = {"D": ("2", "oo"), "s": ("1/D", "1"), "a": ("0", "s*D")}
-SLOPE_PRINTED = "s/(1 + exp(-a)) > 1/(2*D)"
-SLOPE_POINT = {"D": "2", "s": "1/2", "a": "0"}  # x_t = 1/D, w_t = 0 (Algorithm 1's w_1): |y_t| = 1/(2D) exactly
-
-
-@check("003:claim-7")
-def claim_7(ctx: Context) -> Outcome:
-    """The text after Eq. (4): partially linear l~_t => |y_t| "greater than 1/2D" (strict), decided as printed
-    in the variables (s, a) = (|x_t|, x_t w_t) of both partially linear cases."""
-    from olr_verify.checks.scalar_common import inequality, replay_scalar_relation
-
-    searched = inequality(SLOPE_PRINTED, SLOPE_DOMAIN, ctx, use_prover=not ctx.quick)  # prover: full runs only
-    if searched.status == "refuted":
-        return searched
-    art = {"replay": {"type": "scalar_relation", "relation": SLOPE_PRINTED, "point": dict(SLOPE_POINT),
-                      "domain": {k: list(v) for k, v in SLOPE_DOMAIN.items()}}}
-    ok, det = replay_scalar_relation(art)
-    ev = {"relation": SLOPE_PRINTED, "domain": {k: list(v) for k, v in SLOPE_DOMAIN.items()},
-          "prover_and_search": {"status": searched.status, "method": searched.method},
-          "counterexample": SLOPE_POINT, "exact": "sigma(0) = 1/2, so |y_t| = (1/D)(1/2) = 1/(2D): equality, not >",
-          "replay_check": det, "also_printed": "'positive slope >= 1/2D' (§5.3.1) and y^l >= 1/2D (Eq. (24)) are the "
-                                               "non-strict reading, proved in 003:claim-7/corrected"}
-    if not ok:
-        return Outcome("inconclusive", "the equality point was not confirmed at 60 digits", ev)
-    return Outcome("refuted", "exact equality point of the strict relation, confirmed at 60 digits", ev, art)

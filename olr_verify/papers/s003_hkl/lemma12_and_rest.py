@@ -254,7 +254,8 @@ def claim_11(ctx: Context) -> Outcome:
                         worst = worse(worst, float(abs(L - approx) / eps))
     return Outcome("verified" if worst <= 1 / 40 else "inconclusive", "30-digit evaluation on a grid of the Lemma-3 domain",
                    {"max_deviation_over_eps": worst, "reading": "L_+- = const +- eps w/D + eps w^2/(8D^2) up to eps/40 on "
-                    "[D/2, D] (proved in 003:lemma-3/sketch/up-to-constant); the 2-D analogue is Lemma 5 (eqs. (9)-(11))"})
+                    "[D/2, D] (checked in 003:lemma-3/sketch/up-to-constant, verified); the 2-D analogue is Lemma 5 "
+                    "(eqs. (9)-(11))"})
 
 
 # --------------------------------------------------------------------------- figures

@@ -43,6 +43,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Callable
 
 import sympy as sp
+from sympy.matrices.utilities import dotprodsimp
 
 __all__ = ["ExprError", "FUNCTIONS", "parse_expr", "parse_relation", "parse_any", "exact_number", "exact_rational"]
 
@@ -108,13 +109,20 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "at": None,  # built by _at
 }
 
+def _square(m: Any) -> sp.ImmutableMatrix:
+    """A matrix argument: a number is the 1 x 1 matrix (``u*T(u)`` in d = 1 is read as a number)."""
+    return m if isinstance(m, sp.MatrixBase) else sp.ImmutableMatrix([[m]])
+
+
 def _matrix_only(name: str, build: Callable[..., Any]) -> Callable[..., Any]:
     def call(*args):
-        if len(args) != 1 or not isinstance(args[0], sp.MatrixBase):
+        if len(args) != 1:
             raise ExprError(f"{name}() takes one matrix")
-        if name != "T" and not args[0].is_square:
-            raise ExprError(f"{name}() needs a square matrix, got {args[0].rows}x{args[0].cols}")
-        return build(args[0])
+        m = _square(args[0])
+        if name != "T" and not m.is_square:
+            raise ExprError(f"{name}() needs a square matrix, got {m.rows}x{m.cols}")
+        with dotprodsimp(False):  # sympy would simplify every product as it goes: minutes on a 4 x 4 matrix
+            return _small(build(m))
 
     call.__name__ = name
     return call
@@ -129,6 +137,7 @@ MATRIX_FUNCTIONS: dict[str, Callable[..., Any]] = {
     "eye": lambda n: _eye(n),
 }
 MAX_MATRIX_SIZE = 4  # rows and columns of a matrix symbol (symbolic inverses grow fast)
+MAX_MATRIX_NODES = 200_000  # expression-tree nodes over a matrix's entries: beyond, reading stops
 
 
 def _inverse(m: sp.MatrixBase) -> sp.ImmutableMatrix:
@@ -144,6 +153,20 @@ def _eye(n: Any) -> sp.ImmutableMatrix:
     if isinstance(n, sp.MatrixBase) or not (n.is_Integer and 1 <= n <= MAX_MATRIX_SIZE):
         raise ExprError(f"eye(n) takes an integer n from 1 to {MAX_MATRIX_SIZE}")
     return sp.ImmutableMatrix(sp.eye(int(n)))
+
+
+def _small(value: Any) -> Any:
+    """``value`` unless its entries hold more than :data:`MAX_MATRIX_NODES` nodes (inverses of inverses, powers
+    of 4 x 4 matrices grow without bound; nothing else limits the time that reading them takes)."""
+    if isinstance(value, sp.MatrixBase):
+        nodes = 0
+        for entry in value:
+            for _ in sp.preorder_traversal(entry):
+                nodes += 1
+                if nodes > MAX_MATRIX_NODES:
+                    raise ExprError(f"a matrix expression beyond {MAX_MATRIX_NODES} nodes: too large to decide")
+    return value
+
 
 #: Functions defined by the prover's own code (``olr_verify/prover/special.py``): a reader given
 #: ``functions=PLAIN_FUNCTIONS`` (the proof kernel's) refuses them and never imports that code.
@@ -240,30 +263,37 @@ def _power(base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
 
 def _operate(op: type, a: Any, b: Any) -> Any:
     """``a op b`` for + - * /; with matrices: sums of equal shapes, products of matching shapes (``*`` is the
-    matrix product, a number times a matrix scales it), a matrix divided by a number."""
+    matrix product, a number times a matrix scales it), a matrix divided by a number. A 1 x 1 matrix added to a
+    number is that number."""
+    if op in (ast.Add, ast.Sub):
+        a, b = (x[0, 0] if isinstance(x, sp.MatrixBase) and x.shape == (1, 1) and not isinstance(y, sp.MatrixBase)
+                else x for x, y in ((a, b), (b, a)))
     if isinstance(a, sp.MatrixBase) or isinstance(b, sp.MatrixBase):
         if op is ast.Div and isinstance(b, sp.MatrixBase):
             raise ExprError("division by a matrix: write inv(M)")
         if op in (ast.Add, ast.Sub) and not (isinstance(a, sp.MatrixBase) and isinstance(b, sp.MatrixBase)):
             raise ExprError("a number added to a matrix: write the number times eye(n)")
         try:
-            return sp.ImmutableMatrix(_BINARY[op](a, b))
+            with dotprodsimp(False):
+                return _small(sp.ImmutableMatrix(_BINARY[op](a, b)))
         except (TypeError, ValueError) as exc:  # sympy's ShapeError is a ValueError
             raise ExprError(f"matrix shapes do not match: {_short(str(exc))}") from None
     return _BINARY[op](a, b)
 
 
 def _matrix_power(base: Any, exponent: Any) -> Any:
-    """M**k for a square matrix M and an integer |k| <= 4 (M**-1 is the inverse)."""
+    """M**k for a square matrix M and an integer |k| <= 4 (M**-1 is the inverse), by repeated products."""
     if isinstance(exponent, sp.MatrixBase) or not (exponent.is_Integer and abs(exponent) <= 4):
         raise ExprError("a matrix power takes an integer exponent from -4 to 4")
     if not base.is_square:
         raise ExprError(f"power of a {base.rows}x{base.cols} matrix")
     k = int(exponent)
-    try:
-        return sp.ImmutableMatrix((_inverse(base) if k < 0 else base) ** abs(k))
-    except ValueError as exc:  # sympy's NonInvertibleMatrixError
-        raise ExprError(f"matrix power: {_short(str(exc))}") from None
+    with dotprodsimp(False):
+        factor = _inverse(base) if k < 0 else base
+        out = sp.ImmutableMatrix(sp.eye(base.rows))
+        for _ in range(abs(k)):
+            out = _small(sp.ImmutableMatrix(out * factor))
+    return out
 
 
 class _Reader:
@@ -575,6 +605,34 @@ def operands(text: str) -> list[str]:
                 walk(child, into)
 
     walk(ast.parse(source, mode="eval").body, out)
+    return out
+
+
+def expand_names(text: str, definitions: Mapping[str, str]) -> str:
+    """``text`` with every name of ``definitions`` replaced by its definition (read in order, each may use the
+    ones before it), as text: what a ``let`` of a paper folder stands for, written out. Only the syntax tree is
+    rewritten (nothing is evaluated); the result is read by the safe reader like any text."""
+    trees: dict[str, ast.AST] = {}
+
+    class _Put(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            return trees.get(node.id, node)
+
+        def visit_Call(self, node: ast.Call) -> ast.AST:  # a function's own name is not a definition's
+            node.args = [self.visit(arg) for arg in node.args]
+            return node
+
+    def tree(source: str) -> ast.AST:
+        try:
+            return _Put().visit(ast.parse(source_of(source), mode="eval").body)
+        except SyntaxError as exc:
+            raise ExprError(f"syntax error in {_short(source)!r}: {exc.msg}") from None
+
+    for name, definition in definitions.items():
+        trees[name] = tree(str(definition))
+    out = ast.unparse(tree(str(text)))
+    if len(out) > MAX_LENGTH:
+        raise ExprError(f"with its definitions put in, {_short(text)!r} is longer than {MAX_LENGTH} characters")
     return out
 
 

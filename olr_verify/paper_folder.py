@@ -412,21 +412,55 @@ def _constant_fact(relation: str, where: str) -> Callable[[Context], Outcome]:
 
 def _matrix_identity(texts: tuple[str, str], domain: dict[str, Any], scalars: dict[str, Any],
                      scope: dict[str, dict], *, what: str, reading: str, points: Any) -> Callable[[Context], Outcome]:
-    """An identity that reads declared matrices or named sub-expressions: :mod:`olr_verify.checks.matrix_identity`
-    when it involves a matrix (at most ``verified``, for the declared sizes), else a scalar identity of the
-    expanded sides (its certificate states them expanded)."""
+    """An identity that reads declared matrices or named sub-expressions. With ``let`` alone and no matrix
+    function, the definitions are written into the sides (:func:`olr_verify.expr.expand_names`) and it is an
+    identity like any other, whose certificate states the expanded sides for the kernel to read. Otherwise
+    :mod:`olr_verify.checks.matrix_identity` decides it (at most ``verified``, for the declared sizes); its sides
+    are read with fixed rational stand-ins for the matrices at load (names and shapes checked at once), and
+    symbolically at the first decision."""
+    import functools
+
     from olr_verify.checks import matrix_identity as mi
     from olr_verify.checks import scalar_common as sc
+    from olr_verify.expr import ExprError, expand_names, parse_expr
 
-    names = mi.namespace(scalars, scope["matrices"], scope["let"])
-    lhs, rhs = (mi.read(text, names) for text in texts)
     what = what or f"{texts[0]} == {texts[1]}"  # the sides as written, not expanded
-    if mi.shape(lhs) != mi.shape(rhs):
-        raise PaperError(f"the sides have shapes {mi.shape(lhs)} and {mi.shape(rhs)}")
-    if scope["matrices"]:
-        sizes = ", ".join(f"{name} {size}" for name, size in scope["matrices"].items())
-        return lambda ctx: mi.decide(lhs, rhs, domain, ctx, sizes=sizes, what=what, reading=reading, points=points)
-    return lambda ctx: sc.identity(lhs, rhs, domain, ctx, what=what, points=points, assumptions_note=reading)
+    if not scope["matrices"]:
+        for name in scope["let"]:
+            mi.namespace({}, {}, {name: "0"})  # the same name rules as a let of a matrix identity
+        expanded = tuple(expand_names(text, scope["let"]) for text in texts)
+        try:
+            lhs, rhs = (parse_expr(text, scalars, real=False) for text in expanded)
+        except ExprError as exc:
+            if "unknown function" not in str(exc):
+                raise
+        else:
+            printed = (*expanded, [str(n) for n in scope["symbols"] if n not in domain])
+            return lambda ctx: sc.identity(lhs, rhs, domain, ctx, what=what, points=points,
+                                           assumptions_note=reading, printed=printed)
+    @functools.cache
+    def sides() -> tuple[Any, Any]:
+        names = mi.namespace(scalars, scope["matrices"], scope["let"])
+        return mi.read(texts[0], names), mi.read(texts[1], names)
+
+    try:
+        stand_in = mi.namespace(scalars, scope["matrices"], scope["let"], stand_in=True)
+        shapes = [mi.shape(mi.read(text, stand_in)) for text in texts]
+    except ValueError:  # e.g. log(det(A)) of a stand-in whose det is negative: read it symbolically, now
+        shapes = [mi.shape(side) for side in sides()]
+    if shapes[0] != shapes[1]:
+        raise PaperError(f"the sides have shapes {shapes[0]} and {shapes[1]}")
+
+    sizes = ", ".join(f"{name} {size}" for name, size in scope["matrices"].items()) or "no matrix declared"
+
+    def decide(ctx: Context) -> Outcome:
+        try:
+            lhs, rhs = sides()
+        except ValueError as exc:  # read with symbolic entries, a side grew beyond the reader's caps
+            return Outcome("inconclusive", f"matrix identity, {sizes}", {"identity": what, "reason": str(exc)})
+        return mi.decide(lhs, rhs, domain, ctx, sizes=sizes, what=what, reading=reading, points=points)
+
+    return decide
 
 
 def identity_namespace(domain: dict[str, Any], symbols: Any) -> dict[str, Any]:

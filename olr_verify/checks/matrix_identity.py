@@ -6,60 +6,80 @@ A paper folder declares its matrices (``matrices = { A = "symmetric 2", g = "2",
 :mod:`olr_verify.expr` with the matrix functions ``T``, ``inv``, ``det``, ``tr``, ``adj`` and ``eye``; ``*`` is the
 matrix product and a 1 x 1 product is a number.
 
-The decision is entry by entry: the numerator of every entry of lhs - rhs, brought over one denominator, expands to
-0 (sympy), or an entry differs at an exact rational point of the entries (``refuted``, with the entry as a scalar
-identity artefact that ``olr-verify replay`` re-checks). An identity shown for the declared sizes is not a proof
-for every dimension, and there is no kernel certificate for it: it is ``verified``, never ``proved``, and the
-evidence names the sizes.
+The decision, entry by entry:
+
+1. at seeded rational points (the domain's ends and random points; entries drawn at scales from 1 to 10^6), every
+   entry of both sides is enclosed in ball arithmetic (the kernel's interval code, which refuses a log or a
+   fractional power of a non-positive number and a division by 0): a side undefined at a point inside the domain
+   makes the identity ``inconclusive``; an entry whose two sides differ there (exactly, or by enclosures apart)
+   makes it ``refuted``, with that entry as a scalar identity artefact that ``olr-verify replay`` re-checks (a
+   difference the replay would not confirm is reported ``inconclusive``, never ``refuted``);
+2. else the numerator of every entry of lhs - rhs, brought over one denominator, expands to 0 (sympy): ``verified``
+   by exact algebra; or sympy cannot tell: ``verified`` by the points alone.
+
+An identity shown for the declared sizes is not a proof for every dimension, and there is no kernel certificate
+for it: it is ``verified``, never ``proved``, and the evidence names the sizes.
 """
 from __future__ import annotations
 
+import functools
 import re
+from fractions import Fraction
 from typing import Any
 
 import sympy as sp
 
-from olr_verify.expr import MATRIX_READER, MAX_MATRIX_SIZE, NOT_A_VARIABLE, parse_expr
+from olr_verify.expr import FUNCTIONS, MATRIX_FUNCTIONS, MATRIX_READER, MAX_MATRIX_SIZE, NOT_A_VARIABLE, parse_expr
 from olr_verify.outcome import Context, Outcome
 
 _SHAPE = re.compile(r"^(symmetric )?([1-9])(?:x([1-9]))?$")
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
-QUICK_POINTS = 3
+TAKEN = NOT_A_VARIABLE | set(FUNCTIONS) | set(MATRIX_FUNCTIONS)
+POINTS_QUICK, POINTS_FULL = 10, 30
+MAX_REDUCE_NODES = 20_000  # sympy's together/expand is tried on entries of at most this many nodes
 
 
-def matrix_symbols(spec: dict[str, Any], taken: set[str]) -> dict[str, sp.ImmutableMatrix]:
-    """The matrices of ``spec`` (name -> ``"symmetric n"``, ``"n"`` a column vector, ``"nxm"``) with symbolic
-    entries named name + indices; a name or an entry that is already taken is an error."""
-    out: dict[str, sp.ImmutableMatrix] = {}
+def matrix_symbols(spec: dict[str, Any], taken: set[str], stand_in: bool = False) -> dict[str, Any]:
+    """The matrices of ``spec`` (name -> ``"symmetric n"``, ``"n"`` a column vector, ``"nxm"``) with real symbolic
+    entries named name + indices (``stand_in``: fixed rational entries instead, to check a text's names and
+    shapes quickly); a name or an entry that is already taken is an error."""
+    out: dict[str, Any] = {}
+    rng = Fraction(7, 11)
     for name, shape in spec.items():
         m = _SHAPE.fullmatch(str(shape))
-        if not (_NAME.fullmatch(name) and name not in NOT_A_VARIABLE) or m is None:
-            raise ValueError(f"matrices.{name}: a matrix is an ASCII name with a shape \"symmetric n\", \"n\" (a "
-                             f"column vector) or \"nxm\", n, m from 1 to {MAX_MATRIX_SIZE}; got {shape!r}")
+        if not (_NAME.fullmatch(name) and name not in TAKEN) or m is None or (m[1] and m[3]):
+            raise ValueError(f"matrices.{name}: a matrix is an ASCII name (not a function or a constant) with a "
+                             f"shape \"symmetric n\", \"n\" (a column vector) or \"nxm\", n, m from 1 to "
+                             f"{MAX_MATRIX_SIZE}; got {shape!r}")
         rows, cols = int(m[2]), int(m[3] or (m[2] if m[1] else 1))
-        if max(rows, cols) > MAX_MATRIX_SIZE or (m[1] and m[3] and m[3] != m[2]):
-            raise ValueError(f"matrices.{name}: {shape!r} is not a shape this reader takes")
-        index = (lambda i, j: f"{i + 1}") if cols == 1 else (lambda i, j: f"{i + 1}{j + 1}")
+        if max(rows, cols) > MAX_MATRIX_SIZE:
+            raise ValueError(f"matrices.{name}: {shape!r} is beyond {MAX_MATRIX_SIZE} x {MAX_MATRIX_SIZE}")
+        index = (lambda i, j: f"{i + 1}") if m[3] is None and not m[1] else (lambda i, j: f"{i + 1}{j + 1}")
         entry = {(i, j): f"{name}{index(min(i, j), max(i, j)) if m[1] else index(i, j)}"
                  for i in range(rows) for j in range(cols)}
         clash = sorted(({name} | set(entry.values())) & taken)
         if clash:
             raise ValueError(f"matrices.{name}: the name {clash[0]!r} is already used")
         taken |= {name} | set(entry.values())
-        out[name] = sp.ImmutableMatrix(rows, cols, lambda i, j: sp.Symbol(entry[(int(i), int(j))]))
+        values = {}
+        for key, sym in sorted(entry.items()):
+            if sym not in values:
+                rng = (rng * 97 + Fraction(13, 17)) % 5 - Fraction(5, 2)  # distinct rationals, no structure
+                values[sym] = sp.Rational(rng.numerator, rng.denominator) if stand_in else sp.Symbol(sym, real=True)
+        out[name] = sp.ImmutableMatrix(rows, cols, lambda i, j: values[entry[(int(i), int(j))]])
+        out.update({sym: sp.Symbol(sym, real=True) for sym in values})  # an entry may be named: A12
     return out
 
 
-def namespace(scalars: dict[str, Any], matrices: dict[str, Any], let: dict[str, Any]) -> dict[str, Any]:
+def namespace(scalars: dict[str, Any], matrices: dict[str, Any], let: dict[str, Any],
+              stand_in: bool = False) -> dict[str, Any]:
     """The names an identity's sides are read with: the scalars, the declared matrices and their entries, then
     each ``let`` definition read with the names before it."""
     names = dict(scalars)
-    for name, matrix in matrix_symbols(matrices, set(names)).items():
-        names[name] = matrix
-        names.update({s.name: s for s in matrix.free_symbols})  # an entry may be named: A12
+    names.update(matrix_symbols(matrices, set(names), stand_in))
     for name, text in let.items():
-        if not _NAME.fullmatch(name) or name in NOT_A_VARIABLE or name in names:
-            raise ValueError(f"let.{name}: a definition needs a new ASCII name")
+        if not _NAME.fullmatch(name) or name in TAKEN or name in names:
+            raise ValueError(f"let.{name}: a definition needs a new ASCII name (not a function or a constant)")
         try:
             names[name] = parse_expr(str(text), names, real=False, functions=MATRIX_READER)
         except ValueError as exc:
@@ -79,60 +99,190 @@ def _entries(value: Any) -> list[Any]:
     return list(value) if isinstance(value, sp.MatrixBase) else [value]
 
 
+def _nodes(expr: Any, cap: int) -> int:
+    count = 0
+    for _ in sp.preorder_traversal(expr):
+        count += 1
+        if count > cap:
+            break
+    return count
+
+
 def _reduces_to_zero(diff: Any) -> bool:
     from olr_verify.checks.scalar_common import sympy_zero
 
+    if _nodes(diff, MAX_REDUCE_NODES) > MAX_REDUCE_NODES:  # no budget bounds sympy's time on a huge form
+        return False
     num, _ = sp.fraction(sp.together(diff))
     return sp.expand(num) == 0 or sympy_zero(diff) is not None
 
 
-def _value(expr: Any, point: dict[str, str]) -> Any:
-    """``expr`` at the exact point: an exact number (a rational for a rational function), or None if undefined."""
-    value = expr.xreplace({s: sp.Rational(point[s.name]) for s in expr.free_symbols})
-    return None if value.has(sp.zoo, sp.nan, sp.oo, -sp.oo) else value
+@functools.lru_cache(maxsize=512)
+def _compiled(expr: Any) -> Any:
+    from olr_verify.kernel.intervals import compile_expr
+
+    try:
+        return compile_expr(expr)
+    except Exception:  # noqa: BLE001 - a function the interval code does not cover: not a verdict
+        return None
+
+
+def _enclosure(expr: Any, env: dict) -> Any:
+    """A ball-arithmetic enclosure of ``expr`` at the point ``env`` (names -> X), None where it is undefined
+    (a log or a fractional power of a non-positive number, a division by 0), ``...`` where the kernel's interval
+    code does not know a function of it."""
+    from olr_verify.kernel.intervals import Undefined
+
+    enclose = _compiled(expr)
+    if enclose is None:
+        return ...
+    try:
+        return enclose(env)
+    except (Undefined, ZeroDivisionError, ArithmeticError):
+        return None
+    except Exception:  # noqa: BLE001 - a function the interval code does not cover: not a verdict
+        return ...
+
+
+def _sample(domain: dict[str, tuple[str, str]], free: list[str], rng, end: str | None) -> dict[str, str]:
+    """A rational point: the domain's variables by :func:`scalar_common._sample_point` (``end``: at their ends),
+    free names (entries, symbols) at a random scale from 1 to 10^6 (a violation far out, e.g. behind Max(A11 - 50,
+    0), is drawn too)."""
+    from olr_verify.checks.scalar_common import _sample_point, _to_rational_str
+
+    point = _sample_point(domain, rng, end) if domain else {}
+    for name in free:
+        point[name] = _to_rational_str(float(rng.normal(0, 4) * 10 ** rng.uniform(0, 6 * rng.integers(0, 2))))
+    return point
+
+
+def _exact(expr: Any, point: dict[str, str]) -> Any:
+    """``expr`` at the point in exact arithmetic: a rational (a rational function at a rational point), None where
+    it is undefined there (a division by 0), ``...`` for anything else (left to ball arithmetic)."""
+    try:
+        value = expr.xreplace({s: sp.Rational(point[s.name]) for s in expr.free_symbols})
+    except (ValueError, TypeError, ArithmeticError, RecursionError):  # e.g. an unevaluated Derivative
+        return ...
+    if value.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        return None
+    return value if value.is_Rational else ...
+
+
+@functools.lru_cache(maxsize=512)
+def _divisors(expr: Any) -> tuple:
+    """The bases of the negative powers in ``expr``: what it divides by, as written."""
+    return tuple({p.base for p in sp.preorder_traversal(expr) if p.is_Pow and p.exp.is_negative})
+
+
+def _divides_by_zero(expr: Any, point: dict[str, str], env: dict) -> bool:
+    """Some divisor of ``expr`` is not shown nonzero at the point (exactly, or by an enclosure that excludes 0):
+    sympy's substitution would cancel L**2/L**2 before seeing that L is 0 there."""
+    for base in _divisors(expr):
+        value = _exact(base, point)
+        if value is None or value == 0:
+            return True
+        if value is ...:
+            enclosure = _enclosure(base, env)
+            if enclosure is None or (enclosure is not ... and not (enclosure.gt0() or enclosure.lt0())):
+                return True
+    return False
+
+
+def _compare(a: Any, b: Any, point: dict[str, str]) -> str:
+    """"undefined", "differ" or "agree" (or "unknown" where the enclosures cannot tell) for the entries a, b:
+    exactly where both are rational there, else by enclosures (at 256 bits, then 2048 bits before an enclosure
+    that fails is taken for a value that does not exist: cancellation in a long polynomial widens a ball)."""
+    from flint import ctx, fmpq
+
+    from olr_verify.kernel.intervals import X
+
+    va, vb = _exact(a, point), _exact(b, point)
+    if va is None or vb is None:
+        return "undefined"
+    saved = ctx.prec
+    try:
+        for bits in (256, 2048):
+            ctx.prec = bits
+            env = {name: X.of(fmpq(Fraction(v).numerator, Fraction(v).denominator)) for name, v in point.items()}
+            ia, ib = _enclosure(a, env), _enclosure(b, env)
+            defined = not (_divides_by_zero(a, point, env) or _divides_by_zero(b, point, env))
+            if ia is not None and ib is not None and defined:
+                break
+    finally:
+        ctx.prec = saved
+    if not defined:
+        return "undefined"
+    if va is not ... and vb is not ...:
+        return "differ" if va != vb else "agree"
+    if ia is None or ib is None:
+        return "undefined"
+    if ia is ... or ib is ...:
+        return "unknown"
+    return "differ" if ia.hi < ib.lo or ib.hi < ia.lo else "agree"
+
+
+def _statements(pairs, domain) -> list[dict[str, Any]]:
+    return [{"kind": "identity", "lhs": sp.sstr(a), "rhs": sp.sstr(b),
+             "domain": {k: [str(lo), str(hi)] for k, (lo, hi) in domain.items()}} for a, b in pairs]
 
 
 def decide(lhs: Any, rhs: Any, domain: dict[str, tuple[str, str]], ctx: Context, *, sizes: str, what: str = "",
            reading: str = "", points: int | None = None) -> Outcome:
     """Decide ``lhs == rhs`` entry by entry (see the module docstring)."""
-    from olr_verify.checks.scalar_common import IDENTITY_TOLERANCE, _sample_point
-
     import numpy as np
 
+    from olr_verify.checks import scalar_common as sc
+
     pairs = list(zip(_entries(lhs), _entries(rhs)))
+    recorded = None
+    for statement in _statements(pairs, domain):  # statement mode (replay binding): every entry is a statement
+        recorded = sc._record(statement) or recorded
+    if recorded is not None:
+        return recorded
     ev: dict[str, Any] = {"identity": what or f"{sp.sstr(lhs)} == {sp.sstr(rhs)}", "sizes": sizes,
                           "reading": reading or f"generic symbolic entries of the declared sizes ({sizes}) only"}
-    if not ctx.quick and all(_reduces_to_zero(a - b) for a, b in pairs):
+    rng = np.random.default_rng(ctx.seed)
+    free = sorted({s.name for a, b in pairs for s in a.free_symbols | b.free_symbols} - set(domain))
+    n = POINTS_QUICK if ctx.quick else (points or POINTS_FULL)
+    counts = {"agree": 0, "undefined": 0, "unknown": 0}
+    for i in range(n + 2):
+        end = ("lo", "hi")[i] if i < 2 else None
+        if end and not domain:
+            continue
+        point = _sample(domain, free, rng, end)
+        found = [_compare(a, b, point) for a, b in pairs]
+        if "undefined" in found:
+            if end is None:  # an end may be a printed open end (x > 0 registered as [0, ...])
+                ev.update({"undefined_at": point, "reason": "a side is not defined (a log or a fractional power of a "
+                           "non-positive number, a division by 0) at a point inside the domain: the identity is "
+                           "not shown on the stated domain"})
+                return Outcome("inconclusive", f"ball arithmetic at rational points, {sizes}", ev)
+            counts["undefined"] += 1
+            continue
+        if "differ" in found:
+            k = found.index("differ")
+            art = {"replay": {"type": "identity", "lhs": sp.sstr(pairs[k][0]), "rhs": sp.sstr(pairs[k][1]),
+                              "point": point, "domain": {n: [str(lo), str(hi)] for n, (lo, hi) in domain.items()}}}
+            ev.update({"entry": k, "point": point})
+            try:
+                confirmed, details = sc.replay_identity(art)
+            except (ValueError, ArithmeticError) as exc:  # e.g. a constant too long for the safe reader
+                confirmed, details = False, {"reason": f"{type(exc).__name__}: {exc}"}
+            if confirmed:
+                ev["replay"] = details
+                return Outcome("refuted", "exact evaluation of the entries at a rational point", ev, art)
+            ev.update({"replay": details, "reason": "the entries differ at this point but the replay does not "
+                       "confirm it: an unconfirmed difference is no refutation"})
+            return Outcome("inconclusive", f"ball arithmetic at rational points, {sizes}", ev)
+        counts["unknown" if "unknown" in found else "agree"] += 1
+    ev.update({"points_agreeing": counts["agree"], "points_unknown": counts["unknown"],
+               "ends_undefined": counts["undefined"]})
+    if all(_reduces_to_zero(a - b) for a, b in pairs):
         ev["certificate"] = ("none (not kernel-checked): the numerator of every entry of lhs - rhs expands to 0 "
                              "(sympy)")
         return Outcome("verified", f"exact sympy algebra, symbolic entries, {sizes}", ev)
-    rng = np.random.default_rng(ctx.seed)
-    free = sorted({s.name for a, b in pairs for s in a.free_symbols | b.free_symbols} - set(domain))
-    sampled = {**domain, **{name: ("-oo", "oo") for name in free}}
-    n = QUICK_POINTS if ctx.quick else (points or 30)
-    evaluated, undefined = 0, 0
-    for i in range(n + 2):
-        point = _sample_point(sampled, rng, ("lo", "hi")[i] if i < 2 and domain else None)
-        values = [(_value(a, point), _value(b, point)) for a, b in pairs]
-        if any(va is None or vb is None for va, vb in values):
-            undefined += 1
-            continue
-        for k, (va, vb) in enumerate(values):
-            differ = (va - vb) != 0 if (va - vb).is_Rational else \
-                abs(sp.N(va - vb, 50)) > IDENTITY_TOLERANCE * (1 + abs(sp.N(va, 50)) + abs(sp.N(vb, 50)))
-            if differ:
-                a, b = pairs[k]
-                ev.update({"entry": k, "lhs_at_point": str(sp.N(va, 50)), "rhs_at_point": str(sp.N(vb, 50)),
-                           "point": point})
-                art = {"replay": {"type": "identity", "lhs": sp.sstr(a), "rhs": sp.sstr(b), "point": point}}
-                return Outcome("refuted", "exact evaluation of the entries at a rational point", ev, art)
-        evaluated += 1
-    if evaluated == 0:
-        ev["reason"] = f"a side is undefined at every one of the {undefined} points drawn"
-        return Outcome("inconclusive", "evaluation at rational points", ev)
-    ev.update({"points_exact": evaluated, "points_undefined": undefined})
-    if ctx.quick:
-        ev["reading"] = f"quick mode: exact evaluation at {evaluated} seeded rational points, {sizes} only"
-        return Outcome("verified", f"exact arithmetic at seeded rational points, {sizes}", ev)
+    if counts["agree"] == 0:
+        ev["reason"] = "sympy could not reduce lhs - rhs to 0 and no point could be compared"
+        return Outcome("inconclusive", f"ball arithmetic at rational points, {sizes}", ev)
     ev["sympy"] = "could not reduce every entry of lhs - rhs to 0"
-    return Outcome("verified", f"exact evaluation at random rational points (sympy undecided), {sizes}", ev)
+    return Outcome("verified", f"ball arithmetic at {counts['agree']} rational points (sympy undecided), {sizes}", ev)

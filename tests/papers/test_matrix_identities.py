@@ -31,7 +31,7 @@ def _decide(registry, tmp_path: Path, quick: bool, cid: str = "m:equation-1"):
     ("exp(A)", "takes numbers"), ("A + 1", "number added to a matrix"), ("U*U", "shapes do not match"),
     ("1/A", "division by a matrix"), ("A**(1/2)", "integer exponent"), ("det(U)", "square"),
     ("diff(A, a)", "a matrix where a number"), ("Piecewise((A, a > 0), (A, True))", "a matrix where a number"),
-    ("eye(9)", "eye"), ("T(a)", "one matrix"),
+    ("eye(9)", "eye"), ("T(A, A)", "one matrix"),
 ])
 def test_matrix_expressions_that_do_not_make_sense_are_refused(text, message):
     with pytest.raises(ExprError, match=message):
@@ -108,7 +108,7 @@ def test_a_scalar_identity_with_named_sub_expressions_is_proved_with_its_certifi
     ''')
     fresh_registry.add_paper(tmp_path)
     out = _decide(fresh_registry, tmp_path, True)
-    assert out.status == "proved" and out.certificate["lhs"] == "(x + 1)**2"
+    assert out.status == "proved" and out.certificate["lhs"] == "(x + 1) ** 2"
 
 
 @pytest.mark.parametrize("body, message", [
@@ -117,7 +117,7 @@ def test_a_scalar_identity_with_named_sub_expressions_is_proved_with_its_certifi
      "let.B"),
     ('check_kind = "identity"\nlhs = "A"\nrhs = "T(A)"\ndomain = {}\nmatrices = { A = "3x2" }', "shapes"),
     ('check_kind = "identity"\nlhs = "A"\nrhs = "T(A)"\ndomain = {}\nmatrices = { A = "symmetric 2x3" }', "shape"),
-    ('check_kind = "identity"\nlhs = "A"\nrhs = "T(A)"\ndomain = {}\nmatrices = { A = "5x5" }', "shape"),
+    ('check_kind = "identity"\nlhs = "A"\nrhs = "T(A)"\ndomain = {}\nmatrices = { A = "5x5" }', "beyond 4 x 4"),
     ('check_kind = "identity"\nlhs = "A"\nrhs = "T(A)"\ndomain = {}\nmatrices = { A = "2x2", A11 = "1" }',
      "already used"),
     ('check_kind = "identity"\nlhs = "A*x"\nrhs = "x*A"\ndomain = { x = ["0", "1"] }\nmatrices = { x = "2x2" }',
@@ -143,3 +143,108 @@ def test_a_symbol_that_cancels_between_the_sides_is_still_given_a_value(fresh_re
     ''')
     fresh_registry.add_paper(tmp_path)
     assert _decide(fresh_registry, tmp_path, quick).status == "verified"
+
+
+# --- a hostile review's findings (each failed before its fix) -------------------------------------------------
+def _decide_body(fresh_registry, tmp_path, body: str, quick: bool, seed: int = 0):
+    _claim(tmp_path, body)
+    fresh_registry.add_paper(tmp_path)
+    return fresh_registry.get("m:equation-1").check(Context(out_dir=tmp_path, quick=quick, seed=seed))
+
+
+@pytest.mark.parametrize("body", [
+    # a let with no matrix took the scalar path with the matrix functions on, and its certificate stated sympy's
+    # simplified sides: det(x*eye(2)) came out proved
+    'check_kind = "identity"\nlhs = "det(x*eye(2))*(x + 1)"\nrhs = "x**3 + x**2"\ndomain = { x = ["1", "2"] }\n'
+    'let = { k = "1" }\n',
+])
+@pytest.mark.parametrize("quick", [True, False])
+def test_matrix_functions_never_give_proved(fresh_registry, tmp_path, body, quick):
+    out = _decide_body(fresh_registry, tmp_path, body, quick)
+    assert out.status == "verified" and out.certificate is None
+
+
+def test_a_let_is_written_into_the_certificate_so_the_kernel_sees_every_operand(fresh_registry, tmp_path):
+    from olr_verify.kernel import check
+
+    out = _decide_body(fresh_registry, tmp_path, 'check_kind = "identity"\nlhs = "r*r*(x + 1)"\nrhs = "x**2 + x"\n'
+                       'domain = { x = ["-2", "-1"] }\nlet = { r = "sqrt(x)" }\n', True)
+    assert out.certificate["lhs"] == "sqrt(x) * sqrt(x) * (x + 1)"
+    assert not check(out.certificate).accepted  # sqrt(x) is not real on [-2, -1]: the run reports verified
+
+
+@pytest.mark.parametrize("lhs, rhs, let", [
+    ("inv(C)*C", "eye(2)", "(Abs(x) - x)*A"),  # C is the zero matrix on [1, 2]
+    ("inv(C)*C*A", "A", "(log(x**2) - 2*log(x))*A"),  # 0/0 everywhere
+    ("(sqrt(x - 3) + 1)*A", "A + sqrt(x - 3)*A", "A"),  # sqrt of a negative number on [1, 2]
+])
+@pytest.mark.parametrize("quick", [True, False])
+def test_an_identity_undefined_inside_its_domain_is_inconclusive(fresh_registry, tmp_path, lhs, rhs, let, quick):
+    out = _decide_body(fresh_registry, tmp_path, f'check_kind = "identity"\nlhs = "{lhs}"\nrhs = "{rhs}"\n'
+                       f'domain = {{ x = ["1", "2"] }}\nmatrices = {{ A = "2x2" }}\nlet = {{ C = "{let}" }}\n', quick)
+    assert out.status == "inconclusive"
+
+
+@pytest.mark.parametrize("quick", [True, False])
+def test_complex_values_are_not_values(fresh_registry, tmp_path, quick):
+    out = _decide_body(fresh_registry, tmp_path, 'check_kind = "identity"\nlhs = "log(A11) + log(A22)"\n'
+                       'rhs = "log(A11*A22)"\ndomain = {}\nmatrices = { A = "symmetric 2" }\n', quick)
+    assert out.status == "inconclusive"
+
+
+@pytest.mark.parametrize("quick", [True, False])
+def test_a_removable_singularity_at_an_end_is_not_a_refutation(fresh_registry, tmp_path, quick):
+    out = _decide_body(fresh_registry, tmp_path, 'check_kind = "identity"\n'
+                       'lhs = "(log(x**2) - 2*log(2))/(log(x**3) - 3*log(2))*A"\nrhs = "2*A/3"\n'
+                       'domain = { x = ["1", "2"] }\nmatrices = { A = "2x2" }\n', quick)
+    assert out.status == "verified"
+
+
+def test_a_violation_far_out_is_found(fresh_registry, tmp_path):
+    out = _decide_body(fresh_registry, tmp_path, 'check_kind = "identity"\nlhs = "A + Max(A11 - 50, 0)*eye(2)"\n'
+                       'rhs = "A"\ndomain = {}\nmatrices = { A = "2x2" }\n', False)
+    assert out.status == "refuted"
+
+
+@pytest.mark.parametrize("seed", [1, 4, 5])
+def test_a_refutation_replays_whatever_the_seed(fresh_registry, tmp_path, seed):
+    out = _decide_body(fresh_registry, tmp_path, 'check_kind = "identity"\n'
+                       'lhs = "A + Max(A11, 0)*eye(2) + Max(-A11, 0)*(T(A) - A)"\nrhs = "A"\ndomain = {}\n'
+                       'matrices = { A = "2x2" }\n', False, seed)
+    assert out.status == "refuted"
+    confirmed, details = artefacts.replay(artefacts.write(out.counterexample, tmp_path, "m:equation-1"))
+    assert confirmed, details
+
+
+def test_a_difference_the_replay_cannot_read_is_no_refutation(fresh_registry, tmp_path):
+    out = _decide_body(fresh_registry, tmp_path, 'check_kind = "identity"\nlhs = "A + 10**-401*eye(2)"\nrhs = "A"\n'
+                       'domain = {}\nmatrices = { A = "2x2" }\n', True)
+    assert out.status == "inconclusive" and out.counterexample is None
+
+
+@pytest.mark.parametrize("lhs, rhs, let", [
+    ("inv(inv(inv(A)))", "inv(A)", 'K = "A"'), ("(A + B)**-4", "inv((A + B)**4)", 'K = "A"'),
+    ("D", "A", 'P = "A**4", Q = "P**4", D = "Q**4"'),
+])
+def test_expressions_that_grow_without_bound_stop_at_a_cap(fresh_registry, tmp_path, lhs, rhs, let):
+    import time
+
+    start = time.perf_counter()
+    out = _decide_body(fresh_registry, tmp_path, f'check_kind = "identity"\nlhs = "{lhs}"\nrhs = "{rhs}"\n'
+                       f'domain = {{}}\nmatrices = {{ A = "4x4", B = "4x4" }}\nlet = {{ {let} }}\n', True)
+    assert out.status == "inconclusive" and "too large" in out.evidence["reason"]
+    assert time.perf_counter() - start < 30
+
+
+def test_a_one_by_one_matrix_is_a_number_where_a_number_is_needed(fresh_registry, tmp_path):
+    out = _decide_body(fresh_registry, tmp_path, 'check_kind = "identity"\nlhs = "T(u)*inv(V)*u"\n'
+                       'rhs = "1 - det(V - u*T(u))/det(V)"\ndomain = {}\nmatrices = { V = "1x1", u = "1" }\n', False)
+    assert out.status == "verified"
+
+
+@pytest.mark.parametrize("table", ['matrices = { T = "2x2" }', 'matrices = { A = "2x2" }\nlet = { inv = "A" }',
+                                   'matrices = { A = "2x2" }\nlet = { exp = "A" }'])
+def test_a_function_name_is_not_a_matrix_or_a_definition(fresh_registry, tmp_path, table):
+    _claim(tmp_path, f'check_kind = "identity"\nlhs = "eye(2)"\nrhs = "eye(2)*1"\ndomain = {{}}\n{table}\n')
+    with pytest.raises(PaperError, match="not a function"):
+        fresh_registry.add_paper(tmp_path)

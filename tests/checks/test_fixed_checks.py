@@ -75,12 +75,24 @@ def test_theorem_4_2_reduction_refutes_a_wrong_scale_and_a_wrong_sign(ctx):
 
 
 def test_theorem_4_2_remaining_trials_refutes_a_wrong_sherman_morrison_chain(ctx):
-    from olr_verify.papers.s002_scale_invariant import sections1_to_4 as m
+    from pathlib import Path
 
-    wrong = lambda a, b, c, g: (a - 2 * g * b + g ** 2 * c) - (b - g * c) ** 2 / (2 + c)  # noqa: E731
-    assert m.remaining_trials_general(ctx, wrong).status == "refuted"
-    printed = m.remaining_trials_general(ctx)
-    assert printed.status == "verified" and printed.evidence["proved_on"]  # proved for d = 2 only
+    from olr_verify import paper_folder
+    from olr_verify.papers import s002_scale_invariant
+
+    _, entries = paper_folder.read(Path(s002_scale_invariant.__file__).parent)
+    chain = next(e for e in entries if e["id"] == "002:theorem-4.2/remaining-trials")["links"][0]  # the SM chain
+    d2 = chain["links"][0]  # d = 2, as declared
+    assert d2["rhs"] == "(a - 2*g*b + g**2*c) - (b - g*c)**2/(1 + c)"
+
+    def decide(link):
+        entry = {"id": "x", "check_kind": "chain", "statement": "SM chain, d = 2", "symbols": chain["symbols"],
+                 "links": [link]}
+        return paper_folder.declarative_check(entry, "variant")(ctx)
+
+    assert decide({**d2, "rhs": d2["rhs"].replace("(1 + c)", "(2 + c)")}).status == "refuted"
+    printed = decide(d2)
+    assert printed.status == "verified"  # a matrix identity at a fixed size: never proved for every d
 
 
 def _theorem_1_proof_steps(success="3/4", gap="1/4", const=16):

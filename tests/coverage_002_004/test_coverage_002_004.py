@@ -69,8 +69,12 @@ def test_theorem_4_2_sequence_forces_nonnegative_loss_against_every_learner(ctx)
 
 
 def test_localized_rho_constant_of_the_follow_up_is_refuted(ctx):
-    out = c4.claim_18(ctx)
+    from olr_verify.checks.scalar_common import replay_scalar_relation
+
+    out = registry.get("004:claim-18").check(ctx)  # declared in paper.toml
     assert out.status == "refuted" and out.evidence["refuted_link"].startswith("l''(theta)")
+    assert replay_scalar_relation(out.counterexample)[0]
+    assert {v["status"] for k, v in out.evidence["links"].items() if k != out.evidence["refuted_link"]} <= {"proved", "verified"}
 
 
 def test_conditional_expected_logistic_loss_is_stationary_at_the_model_parameter(ctx):

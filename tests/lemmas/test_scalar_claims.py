@@ -90,10 +90,36 @@ def test_002_lemma_3_3_case_iii_and_conclusion_hold(ctx):
 
 
 def test_002_equation_14_table_values_are_positive_and_cover_the_range(ctx):
+    from fractions import Fraction
+
     table = scalar_002.equation_14_table(ctx)
     assert table.status == "verified"  # 50-digit mpmath values: evidence, not a ball-arithmetic certificate
     assert table.evidence["all_positive"] is True
-    assert scalar_002.equation_14_coverage(ctx).status == "proved"
+    coverage = registry.get("002:equation-14/coverage").check(ctx)  # declared in paper.toml
+    assert coverage.status == "proved" and coverage.certificate is not None  # exact rational facts, kernel-checked
+    assert _coverage_ends() == sorted({Fraction(e) for u, v, _ in scalar_002.TABLE for e in (u, v)})
+
+
+def _coverage_ends():
+    """The interval ends that the links of 002:equation-14/coverage compare (each link: Abs(a - a) <= 0)."""
+    import re
+    from fractions import Fraction
+
+    from olr_verify import paper_folder
+
+    _, entries = paper_folder.read(Path(scalar_002.__file__).parent)
+    links = next(e for e in entries if e["id"] == "002:equation-14/coverage")["links"]
+    pairs = [re.fullmatch(r"Abs\((\S+) - (\S+)\) <= 0", link["relation"]).groups() for link in links]
+    assert all(a == b for a, b in pairs)
+    return sorted({Fraction(a) for a, _ in pairs})
+
+
+def test_002_equation_14_coverage_refutes_a_gap(ctx):
+    from olr_verify import paper_folder
+
+    entry = {"id": "x", "check_kind": "chain", "statement": "a gap between 0.37 and 0.38",
+             "links": [{"relation": "Abs(0.37 - 0.38) <= 0", "domain": {}}]}
+    assert paper_folder.declarative_check(entry, "variant")(ctx).status == "refuted"
 
 
 def test_002_lemma_a1_note_smallest_brackets_alpha0_below_nine_eighths(ctx):

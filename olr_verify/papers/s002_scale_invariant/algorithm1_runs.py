@@ -1,4 +1,4 @@
-"""Seed 002 (Kotłowski): claims decided on runs of the learners -- invariance (claims 5, 17, 26, 29-31),
+"""Seed 002 (Kotłowski): claims decided on runs of the learners -- invariance (claims 5, 17, 26, 30, 31),
 the App. D restatement of Algorithm 2, Theorem 4.2's adaptive sequence against every learner, the summed
 potential inequalities (claims 8, 10, 21, 22, 23), complexity (claims 6, 20, 27), eq. (8), (10), (11).
 
@@ -47,39 +47,7 @@ def _gradient_sequences(ctx: Context, d: int = 3, n: int = 25):
         yield j, X, G
 
 
-def _logistic_g(y: float, yhat: float) -> float:
-    from scipy.special import expit
-
-    return float(-y * expit(-y * yhat))
-
-
 # --------------------------------------------------------------------------- helpers used by sections1_to_4 and appendices_d_to_f
-def tangent_sums(ctx: Context) -> dict:
-    """True logistic regret vs the linearised RHS of (1) on runs of Algorithms 1-2 and OGD (random u)."""
-    from algorithms import OGD, ScaleInvariantCoordinatewise, ScaleInvariantFull
-
-    rng = np.random.default_rng(ctx.seed)
-    worst = -math.inf
-    runs = 0
-    for make in (lambda: ScaleInvariantCoordinatewise(3), lambda: ScaleInvariantFull(3), lambda: OGD(3, 5.0, 10.0)):
-        for _ in range(2 if ctx.quick else 6):
-            L = make()
-            X = rng.normal(size=(30, 3))
-            X *= np.minimum(1.0, 9.0 / np.linalg.norm(X, axis=1))[:, None]
-            Y = rng.choice([-1.0, 1.0], 30)
-            u = rng.normal(size=3) * 2
-            reg, lin = 0.0, 0.0
-            for x, y in zip(X, Y):
-                yh = L.predict(x)
-                g = _logistic_g(y, yh)
-                reg += np.logaddexp(0, -y * yh) - np.logaddexp(0, -y * (x @ u))
-                lin += g * (yh - x @ u)
-                L.update(x, y)
-            worst = worse(worst, reg - lin)
-            runs += 1
-    return {"runs": runs, "max_regret_minus_linearised": worst, "holds": worst <= 1e-9}
-
-
 def zero_predictor_runs(ctx: Context) -> dict:
     worst, n = 0.0, 0
     for _, X, G in _gradient_sequences(ctx):

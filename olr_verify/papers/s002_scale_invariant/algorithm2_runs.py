@@ -1,5 +1,5 @@
 """Seed 002 (Kotłowski): Theorem 4.2's lower-bound sequence, the App. D restatement of Algorithm 2 and the claims on
-Algorithm 2 decided on its runs (claims 16, 17, 21-24, 26, 29, 30). Helpers shared with Algorithm 1 are in
+Algorithm 2 decided on its runs (claims 16, 17, 21-24, 26, 30). Helpers shared with Algorithm 1 are in
 ``algorithm1_runs.py``.
 """
 
@@ -10,7 +10,6 @@ import math
 import numpy as np
 
 from olr_verify.artefacts import replayer
-from olr_verify.checks.scalar_common import combine, identity
 from olr_verify.checks.verdicts import worse
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
@@ -305,30 +304,6 @@ def _alg2_eps_predictions(X, Y, scale, eps="1", alpha="3/2", dps=50):
             Gam = Gam + g**2 * (x.T * P * x)[0]
             preds.append(p)
         return preds
-
-
-@check("002:claim-29")
-def claim_29(ctx: Context) -> Outcome:
-    sp = _sp()
-    d = sp.Symbol("d", integer=True, positive=True)
-    A = sp.MatrixSymbol("A", d, d)
-    x = sp.MatrixSymbol("x", d, 1)
-    u = sp.MatrixSymbol("u", d, 1)
-    expr = ((A * x).T * (A.inverse().T * u) - x.T * u)
-    simplified = sp.simplify(sp.expand(expr).doit())
-    ok_general = simplified == sp.ZeroMatrix(1, 1) or simplified == 0
-    parts = []
-    for n in (2, 3):
-        Am = sp.Matrix(n, n, lambda i, j: sp.Symbol(f"a{i}{j}"))
-        xm, um = sp.Matrix(sp.symbols(f"x1:{n + 1}")), sp.Matrix(sp.symbols(f"u1:{n + 1}"))
-        parts.append((f"(A x)^T (A^-T u) == x^T u, symbolic {n}x{n}", identity(((Am * xm).T * (Am.inv().T * um))[0], (xm.T * um)[0], {}, ctx)))
-    out = combine(parts, method="exact sympy identity, symbolic A (2x2, 3x3)")
-    out.evidence["matrix_symbol_general_d"] = bool(ok_general)
-    if out.status == "proved" and not ok_general:
-        out = Outcome("verified", out.method + "; general d not certified", out.evidence)
-    elif out.status == "proved":
-        out = Outcome("proved", out.method + " and for general d with sympy MatrixSymbols", out.evidence)
-    return out
 
 
 @check("002:claim-26")

@@ -166,14 +166,3 @@ def equation_10(ctx: Context) -> Outcome:
                     ("(10) along runs of Algorithm 2", rounds["eq10"])],
                    method="App. E chain link by link + (10) evaluated at every round of Algorithm 2")
 
-
-@check("002:lemma-3.1/consequence")
-def lemma_3_1_consequence(ctx: Context) -> Outcome:
-    sp = _sp()
-    T = sp.Symbol("T", positive=True, integer=True)
-    t = sp.Symbol("t", integer=True)
-    ok = sp.simplify(sp.sqrt(sp.summation(1, (t, 1, T))) - sp.sqrt(T)) == 0
-    return Outcome("inconclusive", "cited result (motivation)",
-                   {"reason": "cited result: the 'best dependence f(x) = x sqrt(log x)' is a reading of Lemma 3.1 "
-                              "(cited), not a statement that can be decided",
-                    "checked_part": f"s_(T,1) = sqrt(sum_t 1) = sqrt(T) exactly: {ok}"})

@@ -1,8 +1,8 @@
 """Seed 002 (Kotłowski, scale-invariant unconstrained online learning): the checks of §1-§4 that need Python --
-eq. (1) (with runs of the learners as evidence), Lemma 4.1 (App. B: numeric maximisation) and its range step (exact
-rational instances), Theorem 4.2's construction (App. C: exact instances, Sherman-Morrison, zero predictor runs).
-The proof steps that are pure data (claims 2-3, eq. (4), Lemma 3.3's case before t0, Lemma 4.1's steps B2-B5 and
-"in particular", eq. (6) corrected) are declared in ``paper.toml``.
+Lemma 4.1 (App. B: numeric maximisation) and its range step (exact rational instances), Theorem 4.2's construction
+(App. C: exact instances, the first d trials, zero predictor runs). The proof steps that are pure data (eq. (1),
+claims 2-3, eq. (4), Lemma 3.3's case before t0, Lemma 4.1's steps B2-B5 and "in particular", eq. (6) corrected,
+Theorem 4.2's remaining trials (Sherman-Morrison)) are declared in ``paper.toml``.
 
 Sequence-level checks (runs of Algorithms 1 and 2, invariance, complexity) live in
 ``algorithm1_runs.py`` and ``algorithm2_runs.py``.  Notation as in the paper: alpha_0 = 9/8, a = alpha_0/alpha,
@@ -58,27 +58,6 @@ def _rational_instances(seed: int, n: int, dims=(2, 3)):
         for x in xs:
             S += x * x.T
         yield S, xs
-
-
-# --------------------------------------------------------------------------- §1-§3
-@check("002:equation-1")
-def equation_1(ctx: Context) -> Outcome:
-    """Gradient trick: l(y, a) >= l(y, b) + g (a - b) per round, summed. Logistic: convexity certificate."""
-    parts = [
-        ("logistic l'' = e^z/(1+e^z)^2 >= 0 on R (convex in yhat)",
-         inequality("exp(z)/(1+exp(z))**2 >= 0", {"z": ("-oo", "oo")}, ctx)),
-        ("logistic |l'| = 1/(1+e^z) <= 1", inequality("1/(1+exp(z)) <= 1", {"z": ("-oo", "oo")}, ctx)),
-        ("hinge, case y yhat < 1: (1-a)_+ >= 1 - a", inequality("Max(1-a, 0) >= 1 - a", {"a": ("-oo", "oo")}, ctx)),
-    ]
-    from olr_verify.papers.s002_scale_invariant.algorithm1_runs import tangent_sums
-
-    return combine(parts, method="convexity certificate of the loss; eq. (1) is the sum over rounds of the tangent "
-                                 "inequality of a convex function",
-                   extra={"argument": "for convex l(y,.) and any subderivative g_t at yhat_t, l(y_t, x_t^T u) >= "
-                                      "l(y_t, yhat_t) + g_t x_t^T(u - w_t); summing over t gives (1). Hinge: "
-                                      "g = -y (y yhat < 1), 0 (y yhat > 1), any value between at the kink; the three "
-                                      "cases reduce to (1-a)_+ >= 1-a and (1-a)_+ >= 0",
-                          "sequence_evidence": tangent_sums(ctx)})
 
 
 # --------------------------------------------------------------------------- §4: Lemma 4.1
@@ -221,79 +200,6 @@ def theorem_4_2_first_d(ctx: Context) -> Outcome:
                                                      "h_t^T S_t^+ h_t = sum_{i<=t} g_i^2 = t/2 (the same computation)"})
     if ok:
         out = Outcome("verified", out.method + " (general d by the same diagonal computation, not certified)", out.evidence)
-    return out
-
-
-def sherman_morrison_general(a, b, c, g):
-    """h_t^T S_t^{-1} h_t in the scalars a = h^T S^-1 h, b = h^T S^-1 x, c = x^T S^-1 x (h_t = h - g x)."""
-    return (a - 2 * g * b + g ** 2 * c) - (b - g * c) ** 2 / (1 + c)
-
-
-def remaining_trials_general(ctx: Context, general=sherman_morrison_general) -> Outcome:
-    """``general`` against h_t^T (S + x x^T)^{-1} h_t computed directly: symbolic d = 2, exact instances d = 2..4."""
-    import numpy as np
-    sp = _sp()
-    from olr_verify.checks.verdicts import on_printed_domain
-
-    s11, s12, s22, h1, h2, x1, x2, g = sp.symbols("s11 s12 s22 h1 h2 x1 x2 g", real=True)
-    S, h, x = sp.Matrix([[s11, s12], [s12, s22]]), sp.Matrix([h1, h2]), sp.Matrix([x1, x2])
-    Si = S.adjugate() / S.det()
-    direct = ((h - g * x).T * (S + x * x.T).adjugate() * (h - g * x))[0] / (S + x * x.T).det()
-    scal = [(u.T * Si * v)[0] for u, v in ((h, h), (h, x), (x, x))]
-    dom = {"s11": ("1", "3"), "s12": ("-1/2", "1/2"), "s22": ("1", "3"), "h1": ("-2", "2"), "h2": ("-2", "2"),
-           "x1": ("-2", "2"), "x2": ("-2", "2"), "g": ("-1", "1")}
-    sym = identity(direct, general(*scal, g), dom, ctx,
-                   what="(h - g x)^T (S + x x^T)^{-1} (h - g x) == general(a, b, c, g), symbolic 2x2 S")
-    rng = np.random.default_rng(ctx.seed + 7)
-    ok, n = True, 0
-    for d in (2, 3, 4):
-        for _ in range(2 if ctx.quick else 6):
-            M = sp.Matrix(d, d, lambda i, j: int(rng.integers(-3, 4)))
-            Sm = M * M.T + sp.eye(d)
-            hm, xm = sp.Matrix(rng.integers(-3, 4, d).tolist()), sp.Matrix(rng.integers(-3, 4, d).tolist())
-            gm = sp.Rational(int(rng.integers(-4, 5)), 4)
-            Smi = Sm.inv()
-            lhs = ((hm - gm * xm).T * (Sm + xm * xm.T).inv() * (hm - gm * xm))[0]
-            a_, b_, c_ = ((hm.T * Smi * hm)[0], (hm.T * Smi * xm)[0], (xm.T * Smi * xm)[0])
-            ok &= sp.simplify(lhs - general(a_, b_, c_, gm)) == 0
-            n += 1
-    inst = _exact_matrix_outcome("SM scalar chain", ok, n, "h_t^T S_t^-1 h_t == general(a, b, c, g), d = 2, 3, 4")
-    out = combine([("symbolic d = 2", sym), ("exact instances d = 2..4", inst)],
-                  method="Sherman-Morrison chain against the direct inverse")
-    return on_printed_domain(out, "symbolic d = 2 (exact instances d = 3, 4)", "every d >= 2")
-
-
-@check("002:theorem-4.2/remaining-trials")
-def theorem_4_2_remaining(ctx: Context) -> Outcome:
-    """Sherman-Morrison chain of C4 in the scalars a = h^T S^-1 h, b = h^T S^-1 x, c = x^T S^-1 x."""
-    from olr_verify.checks.verdicts import matrix_identity
-
-    sp = _sp()
-    a, bb, c, g = sp.symbols("a b c g")
-    general = sherman_morrison_general(a, bb, c, g)
-    dom = {"a": ("0", "5"), "b": ("-2", "2"), "c": ("0", "3"), "g": ("-1", "1")}
-    sm = []
-    for d in ((2,) if ctx.quick else (2, 3)):
-        M = sp.Matrix(d, d, lambda i, j: sp.Symbol(f"m{min(i, j)}{max(i, j)}"))
-        x = sp.Matrix(sp.symbols(f"x1:{d + 1}"))
-        Mi = M.adjugate() / M.det()
-        rhs = Mi - Mi * x * x.T * Mi / (1 + (x.T * Mi * x)[0])
-        prod = ((M + x * x.T) * rhs).applyfunc(lambda e: sp.cancel(sp.together(e)))
-        box = {str(v): ("-2", "2") for v in (*M.free_symbols, *x)}
-        sm.append((f"(S + x x^T)(S^-1 - S^-1 x x^T S^-1/(1+c)) == I, symbolic {d}x{d}",
-                   matrix_identity(prod, sp.eye(d), box, ctx, what=f"Sherman-Morrison, symbolic {d}x{d}")))
-    out = combine([
-        ("h_t^T S_t^-1 h_t == a - 2 g b + g^2 c - (b - g c)^2/(1+c)  [SM, h_t = h - g x]",
-         remaining_trials_general(ctx)),
-        ("with b = 0, g^2 = 1, c = 1: == a + 1/2", identity(general.subs({bb: 0, c: 1, g: 1}), a + sp.Rational(1, 2), dom, ctx)),
-        ("same with g = -1", identity(general.subs({bb: 0, c: 1, g: -1}), a + sp.Rational(1, 2), dom, ctx)),
-        ("printed middle line == general (b = 0)", identity(general.subs(bb, 0), a + g**2 * c - (g * c) ** 2 / (1 + c), dom, ctx)),
-        ("printed last line: c - c^2/(1+c) == c/(1+c)", identity(c - c**2 / (1 + c), c / (1 + c), dom, ctx)),
-        *sm,
-    ], extra={"existence": "for d >= 2 the set {x: h^T S^-1 x = 0} has dimension >= d-1 >= 1, and x^T S^-1 x = 1 is reached "
-                           "by scaling (S^-1 positive definite)",
-              "note": "the printed display writes h_t where the first line means h_t = h_{t-1} - g_t x_t; with g_t^2 = 1 "
-                      "the scalar chain is exact"})
     return out
 
 

@@ -6,8 +6,9 @@ is lost (⟨…⟩) the outcome is ``inconclusive`` with the reason.  No constan
 
 Restored forms used: logistic l'(z) = -y/(1+e^{yz}), l''(z) = 1/((1+e^z)(1+e^-z)) [R-slides p.34]; EKF with
 Q = 0: P_{t+1}^-1 = P_t^-1 + l''_t x_t x_t^T, theta_{t+1} = theta_t - P_{t+1} l'_t x_t [R-slides p.21, p.34];
-truncated EKF weight max(l''_t, t^-beta) [R-slides p.34]; localized constants kappa_eps = e^{D_X(||theta*||+eps)},
-h_eps = 1/4, rho_eps = e^{-eps D_X} [R-slides p.27]; SOS as reconstructed in algorithms/sos.py.
+truncated EKF weight max(l''_t, t^-beta) [R-slides p.34]; SOS as reconstructed in algorithms/sos.py. The localized
+constants of [R-slides p.27] (004:claim-18), Sherman-Morrison (004:equation-2), the Kalman/ridge equivalence
+(004:claim-5) and Lemma 11.11 of Cesa-Bianchi and Lugosi (004:claim-8) are declared in ``paper.toml``.
 """
 from __future__ import annotations
 
@@ -15,8 +16,7 @@ import math
 
 import numpy as np
 
-from olr_verify.artefacts import replayer  # noqa: F401  (replayers used: scalar_relation, from scalar_common)
-from olr_verify.checks.scalar_common import combine, inequality, replay_scalar_relation
+from olr_verify.checks.scalar_common import combine
 from olr_verify.checks.verdicts import worse
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
@@ -36,12 +36,6 @@ def _lost(claim: str, what: str, extra: str = ""):
 for _cid, _what, _extra in [
 ]:
     _lost(_cid, _what, _extra)
-
-
-def _sp():
-    import sympy
-
-    return sympy
 
 
 def _stream(seed: int, n: int, d: int, scale: float = 1.0):
@@ -76,38 +70,6 @@ def equation_1(ctx: Context) -> Outcome:
     out = combine(parts, method="FTL/FTRL batch minimisers: fast learners vs certified references")
     out.evidence["checked_form"] = ("reconstruction: (1) is lost; checked as the FTL batch problem argmin_theta "
                                     "sum_{s<t} l_s(theta) (with and without a ridge regulariser)")
-    return out
-
-
-@check("004:equation-2")
-def equation_2(ctx: Context) -> Outcome:
-    from olr_verify.checks.verdicts import matrix_identity
-
-    sp = _sp()
-    A = sp.Matrix(2, 2, sp.symbols("a11 a12 a21 a22"))
-    u, v = sp.Matrix(sp.symbols("u1 u2")), sp.Matrix(sp.symbols("v1 v2"))
-    Ai = A.adjugate() / A.det()
-    rhs = Ai - Ai * u * v.T * Ai / (1 + (v.T * Ai * u)[0])
-    prod = ((A + u * v.T) * rhs).applyfunc(lambda e: sp.cancel(sp.together(e)))
-    box = {str(s): ("-2", "2") for s in (*A, *u, *v)}
-    sym = matrix_identity(prod, sp.eye(2), box, ctx,
-                          what="(A + u v^T)(A^-1 - A^-1 u v^T A^-1/(1 + v^T A^-1 u)) == I, symbolic 2x2 A, u, v")
-    rng = np.random.default_rng(ctx.seed)
-    ok, n = True, 0
-    for d in (3, 4, 5):
-        for _ in range(3):
-            Am = sp.Matrix(d, d, lambda i, j: int(rng.integers(-4, 5)))
-            um, vm = sp.Matrix(rng.integers(-3, 4, d).tolist()), sp.Matrix(rng.integers(-3, 4, d).tolist())
-            if Am.det() == 0 or 1 + (vm.T * Am.inv() * um)[0] == 0:
-                continue
-            Ai = Am.inv()
-            ok &= (Am + um * vm.T).inv() == Ai - Ai * um * vm.T * Ai / (1 + (vm.T * Ai * um)[0])
-            n += 1
-    out = combine([("symbolic 2x2", sym)], method="exact sympy identity (2x2 symbolic) + exact rational instances d = 3..5")
-    out.evidence.update({"rational_instances": n, "rational_instances_all_exact": bool(ok),
-                         "checked_form": "the standard Sherman-Morrison formula (the paper's typesetting is lost)"})
-    if out.status == "proved":
-        out = Outcome("verified" if ok else "inconclusive", out.method + "; d > 2 only on instances", out.evidence)
     return out
 
 
@@ -250,34 +212,6 @@ def claim_7(ctx: Context) -> Outcome:
                                     "of iterations)'"})
 
 
-@check("004:claim-8")
-def claim_8(ctx: Context) -> Outcome:
-    """Cesa-Bianchi and Lugosi (2006), Lemma 11.11: u_t^T A_t^-1 u_t = 1 - det A_{t-1}/det A_t, summed <= log det A_n/det A_0."""
-    sp = _sp()
-    rng = np.random.default_rng(ctx.seed)
-    ok_id, ok_ineq, n = True, True, 0
-    for k in range(4 if ctx.quick else 12):
-        d = 2 + k % 2
-        A = sp.eye(d) * sp.Rational(int(rng.integers(1, 4)), 2)
-        total = sp.Integer(0)
-        det0 = A.det()
-        for _ in range(5):
-            u = sp.Matrix([sp.Rational(int(v), 2) for v in rng.integers(-4, 5, d)])
-            An = A + u * u.T
-            q = (u.T * An.inv() * u)[0]
-            ok_id &= q == 1 - A.det() / An.det()
-            total += q
-            A = An
-            n += 1
-        ok_ineq &= float(total) <= float(sp.log(A.det() / det0).evalf(30)) + 1e-25
-    return Outcome("verified" if ok_id and ok_ineq else "inconclusive",
-                   "exact rational arithmetic on random sequences (identity exact; log bound at 30 digits)",
-                   {"rounds": n, "identity_exact": bool(ok_id), "sum_le_log_det_ratio": bool(ok_ineq),
-                    "statement_checked": "A_t = A_{t-1} + u_t u_t^T, A_0 positive definite: u_t^T A_t^-1 u_t = "
-                                         "1 - det A_{t-1}/det A_t and sum_t u_t^T A_t^-1 u_t <= log(det A_n/det A_0)",
-                    "argument": "1 - r <= -log r for r = det A_{t-1}/det A_t in (0, 1]"})
-
-
 @check("004:claim-9")
 def claim_9(ctx: Context) -> Outcome:
     from algorithms import EKF, SOS
@@ -332,16 +266,6 @@ def claim_14(ctx: Context) -> Outcome:
                               "differences'); the SOS matrix is a reconstruction", "runs": rows})
 
 
-@check("004:claim-16")
-def claim_16(ctx: Context) -> Outcome:
-    out = inequality("exp(z) >= exp(-m)", {"m": ("0", "oo"), "z": ("-m", "m")}, ctx,
-                     reading="l''/l'^2 = e^z (z = y theta^T x), so l'' >= l'^2 e^{-m} on |z| <= m: exp-concavity (Hazan et al. "
-                             "2007's Lemma 3 paraboloid bound follows for exp-concave functions)")
-    from olr_verify.checks.verdicts import not_a_certificate
-
-    return not_a_certificate(out, "ONS/FTAL rates are cited (Hazan et al. 2007); checked: the exp-concavity they need")
-
-
 DRIFT = 4.0  # 004:claim-17: allowed change of t lambda_min and t^(1-beta) lambda_max between halves of a run
 
 
@@ -378,29 +302,3 @@ def claim_17(ctx: Context) -> Outcome:
                                     "observed: the scaled eigenvalues of the second half of each run stay within a "
                                     f"factor {DRIFT} of those of the first half (P_t = t^-1.5 I or t^2 I would not)",
                     "argument_lower": "the weight is <= max(1/4, 1) = 1 for t >= 1, so P_t^-1 <= (||P_1^-1|| + t D_X^2) I"})
-
-
-@check("004:claim-18")
-def claim_18(ctx: Context) -> Outcome:
-    """[R-slides p.27] constants. rho_eps = e^{-eps D_X} as printed fails: |theta^T x - theta0^T x| can reach 2 eps D_X."""
-    parts = [
-        ("l'^2 <= kappa_eps l'' (|z| <= m = D_X(||theta*|| + eps))",
-         inequality("(1/(1+exp(z)))**2 <= exp(m)*exp(z)/(1+exp(z))**2", {"m": ("0", "20"), "z": ("-m", "m")}, ctx)),
-        ("0 <= l'' <= h_eps = 1/4", inequality("exp(z)/(1+exp(z))**2 <= 1/4", {"z": ("-oo", "oo")}, ctx)),
-    ]
-    relation = "exp(z)/(1+exp(z))**2 >= exp(-e*D)*exp(w)/(1+exp(w))**2"
-    point = {"z": "201/20", "w": "199/20", "e": "1/20", "D": "1"}
-    art = {"replay": {"type": "scalar_relation", "relation": relation, "point": point},
-           "instance": "d = 1, D_X = 1, eps = 1/20 (rho_eps = e^{-1/20} > 0.95), theta* = 10, x = 1, y = 1, "
-                       "theta = 10 + 1/20, theta0 = 10 - 1/20 (both in B_eps(theta*))"}
-    ok, det = replay_scalar_relation(art)
-    rho = Outcome("refuted", "explicit instance, confirmed at 60 digits", {"relation": relation, "point": point, **det}, art) if ok \
-        else Outcome("inconclusive", "instance not confirmed", det)
-    out = combine(parts + [("l''(theta) >= rho_eps l''(theta0), rho_eps = e^{-eps D_X}", rho)],
-                  method="scalar inequalities (z = y theta^T x) for kappa_eps and h_eps; explicit instance for rho_eps")
-    out.evidence["checked_form"] = "restored from [R-slides p.27] (follow-up paper), logistic constants as printed"
-    out.evidence["note"] = ("|log l''(z) - log l''(w)| <= |z - w| <= ||theta - theta0|| D_X <= 2 eps D_X, so e^{-2 eps D_X} "
-                            "works; with theta0 = theta* (distance eps) e^{-eps D_X} is right")
-    return out
-
-

@@ -155,16 +155,22 @@ def _eye(n: Any) -> sp.ImmutableMatrix:
     return sp.ImmutableMatrix(sp.eye(int(n)))
 
 
+def beyond(values: Iterable[Any], cap: int) -> bool:
+    """The expression trees of ``values`` hold more than ``cap`` nodes in all (counting stops there)."""
+    nodes = 0
+    for value in values:
+        for _ in sp.preorder_traversal(value):
+            nodes += 1
+            if nodes > cap:
+                return True
+    return False
+
+
 def _small(value: Any) -> Any:
     """``value`` unless its entries hold more than :data:`MAX_MATRIX_NODES` nodes (inverses of inverses, powers
     of 4 x 4 matrices grow without bound; nothing else limits the time that reading them takes)."""
-    if isinstance(value, sp.MatrixBase):
-        nodes = 0
-        for entry in value:
-            for _ in sp.preorder_traversal(entry):
-                nodes += 1
-                if nodes > MAX_MATRIX_NODES:
-                    raise ExprError(f"a matrix expression beyond {MAX_MATRIX_NODES} nodes: too large to decide")
+    if isinstance(value, sp.MatrixBase) and beyond(value, MAX_MATRIX_NODES):
+        raise ExprError(f"a matrix expression beyond {MAX_MATRIX_NODES} nodes: too large to decide")
     return value
 
 
@@ -634,6 +640,12 @@ def expand_names(text: str, definitions: Mapping[str, str]) -> str:
     if len(out) > MAX_LENGTH:
         raise ExprError(f"with its definitions put in, {_short(text)!r} is longer than {MAX_LENGTH} characters")
     return out
+
+
+def called(text: str) -> set[str]:
+    """The names of the functions that ``text`` calls (read from its syntax tree, nothing is evaluated)."""
+    tree = ast.parse(source_of(text), mode="eval")
+    return {call.func.id for call in ast.walk(tree) if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)}
 
 
 def bound_by_at(text: str) -> set[str]:

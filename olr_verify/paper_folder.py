@@ -422,19 +422,15 @@ def _matrix_identity(texts: tuple[str, str], domain: dict[str, Any], scalars: di
 
     from olr_verify.checks import matrix_identity as mi
     from olr_verify.checks import scalar_common as sc
-    from olr_verify.expr import ExprError, expand_names, parse_expr
+    from olr_verify.expr import MATRIX_FUNCTIONS, called, expand_names, parse_expr
 
     what = what or f"{texts[0]} == {texts[1]}"  # the sides as written, not expanded
     if not scope["matrices"]:
         for name in scope["let"]:
-            mi.namespace({}, {}, {name: "0"})  # the same name rules as a let of a matrix identity
+            mi.check_let_name(name, scalars)
         expanded = tuple(expand_names(text, scope["let"]) for text in texts)
-        try:
+        if not any(called(text) & set(MATRIX_FUNCTIONS) for text in expanded):
             lhs, rhs = (parse_expr(text, scalars, real=False) for text in expanded)
-        except ExprError as exc:
-            if "unknown function" not in str(exc):
-                raise
-        else:
             printed = (*expanded, [str(n) for n in scope["symbols"] if n not in domain])
             return lambda ctx: sc.identity(lhs, rhs, domain, ctx, what=what, points=points,
                                            assumptions_note=reading, printed=printed)

@@ -30,7 +30,8 @@ from typing import Any
 
 import sympy as sp
 
-from olr_verify.expr import FUNCTIONS, MATRIX_FUNCTIONS, MATRIX_READER, MAX_MATRIX_SIZE, NOT_A_VARIABLE, parse_expr
+from olr_verify.expr import (FUNCTIONS, MATRIX_FUNCTIONS, MATRIX_READER, MAX_MATRIX_SIZE, NOT_A_VARIABLE, beyond,
+                             parse_expr)
 from olr_verify.outcome import Context, Outcome
 
 _SHAPE = re.compile(r"^(symmetric )?([1-9])(?:x([1-9]))?$")
@@ -72,6 +73,11 @@ def matrix_symbols(spec: dict[str, Any], taken: set[str], stand_in: bool = False
     return out
 
 
+def check_let_name(name: str, names) -> None:
+    if not _NAME.fullmatch(name) or name in TAKEN or name in names:
+        raise ValueError(f"let.{name}: a definition needs a new ASCII name (not a function or a constant)")
+
+
 def namespace(scalars: dict[str, Any], matrices: dict[str, Any], let: dict[str, Any],
               stand_in: bool = False) -> dict[str, Any]:
     """The names an identity's sides are read with: the scalars, the declared matrices and their entries, then
@@ -79,8 +85,7 @@ def namespace(scalars: dict[str, Any], matrices: dict[str, Any], let: dict[str, 
     names = dict(scalars)
     names.update(matrix_symbols(matrices, set(names), stand_in))
     for name, text in let.items():
-        if not _NAME.fullmatch(name) or name in TAKEN or name in names:
-            raise ValueError(f"let.{name}: a definition needs a new ASCII name (not a function or a constant)")
+        check_let_name(name, names)
         try:
             names[name] = parse_expr(str(text), names, real=False, functions=MATRIX_READER)
         except ValueError as exc:
@@ -100,19 +105,10 @@ def _entries(value: Any) -> list[Any]:
     return list(value) if isinstance(value, sp.MatrixBase) else [value]
 
 
-def _nodes(expr: Any, cap: int) -> int:
-    count = 0
-    for _ in sp.preorder_traversal(expr):
-        count += 1
-        if count > cap:
-            break
-    return count
-
-
 def _reduces_to_zero(diff: Any) -> bool:
     from olr_verify.checks.scalar_common import sympy_zero
 
-    if _nodes(diff, MAX_REDUCE_NODES) > MAX_REDUCE_NODES:  # no budget bounds sympy's time on a huge form
+    if beyond([diff], MAX_REDUCE_NODES):  # no budget bounds sympy's time on a huge form
         return False
     num, _ = sp.fraction(sp.together(diff))
     return sp.expand(num) == 0 or sympy_zero(diff) is not None
@@ -235,11 +231,8 @@ def decide(lhs: Any, rhs: Any, domain: dict[str, tuple[str, str]], ctx: Context,
     from olr_verify.checks import scalar_common as sc
 
     pairs = list(zip(_entries(lhs), _entries(rhs)))
-    recorded = None
-    for statement in _statements(pairs, domain):  # statement mode (replay binding): every entry is a statement
-        recorded = sc._record(statement) or recorded
-    if recorded is not None:
-        return recorded
+    if sc.recording():  # statement mode (replay binding): every entry is a statement of the claim
+        return [sc._record(statement) for statement in _statements(pairs, domain)][-1]
     ev: dict[str, Any] = {"identity": what or f"{sp.sstr(lhs)} == {sp.sstr(rhs)}", "sizes": sizes,
                           "reading": reading or f"generic symbolic entries of the declared sizes ({sizes}) only"}
     rng = np.random.default_rng(ctx.seed)

@@ -172,6 +172,11 @@ def nonzero_constant(diff):
 _RECORDING: list[dict[str, Any]] | None = None  # set while registry_statements() runs a check
 
 
+def recording() -> bool:
+    """Whether a check is being run in statement mode (:func:`registry_statements`)."""
+    return _RECORDING is not None
+
+
 def _record(statement: dict[str, Any]) -> Outcome | None:
     """In statement mode: remember what a decider was asked and return a placeholder outcome."""
     if _RECORDING is None:

@@ -265,14 +265,23 @@ def _scope(entry: dict[str, Any], where: str, outer: dict[str, dict]) -> dict[st
     scope = {field: dict(outer.get(field, {})) for field in _SCOPED}
     for field in _SCOPED:
         table = entry.get(field, {})
-        if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
-            raise PaperError(f"{where}: {field} must be a table name -> text")
+        literal = _matrix_literal if field == "let" else (lambda v: False)
+        if not isinstance(table, dict) or not all(isinstance(v, str) or literal(v) for v in table.values()):
+            raise PaperError(f"{where}: {field} must be a table name -> text"
+                             + (" or a matrix given by its rows ([[\"a\", \"b\"], [\"c\", \"d\"]])"
+                                if field == "let" else ""))
         taken = set().union(*(scope[f] for f in _SCOPED))
         again = sorted(set(table) & taken)
         if again:
             raise PaperError(f"{where}: {field}.{again[0]} is already declared by an enclosing chain")
         scope[field].update(table)
     return scope
+
+
+def _matrix_literal(value: Any) -> bool:
+    """A ``let`` value that gives a matrix by its rows: a non-empty list of non-empty lists of texts or numbers."""
+    return (isinstance(value, list) and bool(value) and all(isinstance(row, list) and row for row in value)
+            and all(isinstance(v, (str, int)) and not isinstance(v, bool) for row in value for v in row))
 
 
 def _bare_node(entry: dict[str, Any], where: str, link: bool,
@@ -425,7 +434,8 @@ def _matrix_identity(texts: tuple[str, str], domain: dict[str, Any], scalars: di
     from olr_verify.expr import MATRIX_FUNCTIONS, called, expand_names, parse_expr
 
     what = what or f"{texts[0]} == {texts[1]}"  # the sides as written, not expanded
-    if not scope["matrices"]:
+    literals = {name: value for name, value in scope["let"].items() if isinstance(value, list)}
+    if not scope["matrices"] and not literals:
         for name in scope["let"]:
             mi.check_let_name(name, scalars)
         expanded = tuple(expand_names(text, scope["let"]) for text in texts)
@@ -447,7 +457,9 @@ def _matrix_identity(texts: tuple[str, str], domain: dict[str, Any], scalars: di
     if shapes[0] != shapes[1]:
         raise PaperError(f"the sides have shapes {shapes[0]} and {shapes[1]}")
 
-    sizes = ", ".join(f"{name} {size}" for name, size in scope["matrices"].items()) or "no matrix declared"
+    sizes = ", ".join([f"{name} {size}" for name, size in scope["matrices"].items()]
+                      + [f"{name} {len(rows)}x{len(rows[0])} given" for name, rows in literals.items()]
+                      ) or "no matrix declared"
 
     def decide(ctx: Context) -> Outcome:
         try:

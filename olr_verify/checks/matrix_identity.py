@@ -9,14 +9,17 @@ matrix product and a 1 x 1 product is a number.
 The decision, entry by entry:
 
 1. at seeded rational points (the domain's ends and random points; entries drawn at scales from 1 to 10^6), every
-   entry of both sides is enclosed in ball arithmetic (the kernel's interval code, which refuses a log or a
-   fractional power of a non-positive number and a division by 0): a side undefined at a point inside the domain
+   entry of both sides is evaluated exactly where it is a rational function (:mod:`olr_verify.rational_function`),
+   else enclosed in ball arithmetic (the kernel's interval code, which refuses a log or a fractional power of a
+   non-positive number and a division by 0; a divisor as written that vanishes at the point makes the side
+   undefined there, even where the quotient cancels it): a side undefined at a point inside the domain
    makes the identity ``inconclusive``; an entry whose two sides differ there (exactly, or by enclosures apart)
    makes it ``refuted``, with that entry as a scalar identity artefact that ``olr-verify replay`` re-checks (a
    difference the replay would not confirm is reported ``inconclusive``, never ``refuted``);
-2. else the numerator of every entry of lhs - rhs, brought over one denominator, expands to 0 (sympy): ``verified``
-   by exact algebra; or sympy cannot tell (or ``--quick``, which skips this step): ``verified`` by the points
-   alone.
+2. else every entry of lhs - rhs is the zero function: ``verified`` by exact algebra. An entry that is a rational
+   function of the entries and symbols is reduced to one quotient of polynomials by python-flint (milliseconds on a
+   3 x 3 inverse), any other by sympy's together/expand (seconds; skipped by ``--quick``). Where sympy cannot
+   tell, or in quick mode: ``verified`` by the points alone.
 
 An identity shown for the declared sizes is not a proof for every dimension, and there is no kernel certificate
 for it: it is ``verified``, never ``proved``, and the evidence names the sizes.
@@ -87,10 +90,23 @@ def namespace(scalars: dict[str, Any], matrices: dict[str, Any], let: dict[str, 
     for name, text in let.items():
         check_let_name(name, names)
         try:
-            names[name] = parse_expr(str(text), names, real=False, functions=MATRIX_READER)
+            names[name] = (_literal(text, names) if isinstance(text, list)
+                           else parse_expr(str(text), names, real=False, functions=MATRIX_READER))
         except ValueError as exc:
             raise ValueError(f"let.{name}: {exc}") from None
     return names
+
+
+def _literal(rows: list, names: dict[str, Any]) -> sp.ImmutableMatrix:
+    """A matrix given by its rows of scalar expressions (``[["c", "-s"], ["s", "c"]]``), each read with the names
+    before it."""
+    if len({len(row) for row in rows}) != 1 or max(len(rows), len(rows[0])) > MAX_MATRIX_SIZE:
+        raise ValueError(f"a matrix given by its rows needs rows of one length, at most {MAX_MATRIX_SIZE} x "
+                         f"{MAX_MATRIX_SIZE}")
+    entries = [[parse_expr(str(v), names, real=False, functions=MATRIX_READER) for v in row] for row in rows]
+    if any(isinstance(v, sp.MatrixBase) for row in entries for v in row):
+        raise ValueError("an entry of a matrix given by its rows is a number, not a matrix")
+    return sp.ImmutableMatrix(entries)
 
 
 def read(text: str, names: dict[str, Any]) -> Any:
@@ -107,7 +123,11 @@ def _entries(value: Any) -> list[Any]:
 
 def _reduces_to_zero(diff: Any) -> bool:
     from olr_verify.checks.scalar_common import sympy_zero
+    from olr_verify.rational_function import is_zero_function
 
+    exact = is_zero_function(diff)  # a rational function: decided exactly by flint, in milliseconds
+    if exact is not None:
+        return exact
     if beyond([diff], MAX_REDUCE_NODES):  # no budget bounds sympy's time on a huge form
         return False
     num, _ = sp.fraction(sp.together(diff))
@@ -156,6 +176,12 @@ def _sample(domain: dict[str, tuple[str, str]], free: list[str], rng, end: str |
 def _exact(expr: Any, point: dict[str, str]) -> Any:
     """``expr`` at the point in exact arithmetic: a rational (a rational function at a rational point), None where
     it is undefined there (a division by 0), ``...`` for anything else (left to ball arithmetic)."""
+    from olr_verify.rational_function import fraction
+
+    found = fraction(expr)
+    if found is not None:  # flint's exact arithmetic: far faster than sympy's substitution
+        value = found.at(point)
+        return None if value is None else sp.Rational(int(value.p), int(value.q))
     try:
         value = expr.xreplace({s: sp.Rational(point[s.name]) for s in expr.free_symbols})
     except (ValueError, TypeError, ArithmeticError, RecursionError):  # e.g. an unevaluated Derivative
@@ -196,6 +222,9 @@ def _compare(a: Any, b: Any, point: dict[str, str]) -> str:
     va, vb = _exact(a, point), _exact(b, point)
     if va is None or vb is None:
         return "undefined"
+    if va is not ... and vb is not ... and all(_exact(base, point) not in (None, ..., 0)
+                                                for base in _divisors(a) + _divisors(b)):
+        return "differ" if va != vb else "agree"  # exact values and every divisor as written exactly nonzero
     saved = ctx.prec
     try:
         for bits in (256, 2048):
@@ -229,6 +258,7 @@ def decide(lhs: Any, rhs: Any, domain: dict[str, tuple[str, str]], ctx: Context,
     import numpy as np
 
     from olr_verify.checks import scalar_common as sc
+    from olr_verify.rational_function import fraction
 
     pairs = list(zip(_entries(lhs), _entries(rhs)))
     if sc.recording():  # statement mode (replay binding): every entry is a statement of the claim
@@ -271,13 +301,14 @@ def decide(lhs: Any, rhs: Any, domain: dict[str, tuple[str, str]], ctx: Context,
         counts["unknown" if "unknown" in found else "agree"] += 1
     ev.update({"points_agreeing": counts["agree"], "points_unknown": counts["unknown"],
                "ends_undefined": counts["undefined"]})
-    if ctx.quick and counts["agree"]:  # sympy's together/expand costs seconds on a 3 x 3 inverse: full mode only
+    rational = all(fraction(a - b) is not None for a, b in pairs)
+    if ctx.quick and counts["agree"] and not rational:  # sympy's together/expand costs seconds: full mode only
         ev["reading"] += "; quick mode: rational points only, no symbolic reduction"
         return Outcome("verified", f"ball arithmetic at {counts['agree']} rational points (quick mode), {sizes}", ev)
     if all(_reduces_to_zero(a - b) for a, b in pairs):
-        ev["certificate"] = ("none (not kernel-checked): the numerator of every entry of lhs - rhs expands to 0 "
-                             "(sympy)")
-        return Outcome("verified", f"exact sympy algebra, symbolic entries, {sizes}", ev)
+        ev["certificate"] = ("none (not kernel-checked): every entry of lhs - rhs reduces to 0 over one denominator ("
+                             + ("python-flint polynomials)" if rational else "python-flint or sympy)"))
+        return Outcome("verified", f"exact algebra, symbolic entries, {sizes}", ev)
     if counts["agree"] == 0:
         ev["reason"] = "sympy could not reduce lhs - rhs to 0 and no point could be compared"
         return Outcome("inconclusive", f"ball arithmetic at rational points, {sizes}", ev)

@@ -40,7 +40,8 @@ def test_the_two_sufficient_statistics_b_t_agree_exactly(ctx):
 
 
 def test_the_reduction_to_omega_is_an_exact_identity_for_both_ranks(ctx):
-    assert exact.lemma_2_step_6(ctx).status == "proved"
+    out = registry.get("000:lemma-2/step-6").check(ctx)
+    assert out.status == "verified" and len(out.evidence["links"]) == 15
 
 
 def test_equation_23_as_printed_fails_because_its_right_side_is_zero(ctx, tmp_path):

@@ -248,3 +248,38 @@ def test_a_function_name_is_not_a_matrix_or_a_definition(fresh_registry, tmp_pat
     _claim(tmp_path, f'check_kind = "identity"\nlhs = "eye(2)"\nrhs = "eye(2)*1"\ndomain = {{}}\n{table}\n')
     with pytest.raises(PaperError, match="not a function"):
         fresh_registry.add_paper(tmp_path)
+
+
+# --- matrices given by their rows (a let whose value is a list of rows) ---------------------------------------
+ROTATION = 'let = { c = "(1 - t**2)/(1 + t**2)", s = "2*t/(1 + t**2)", U = [["c", "-s"], ["s", "c"]] }\n'
+
+
+@pytest.mark.parametrize("quick", [True, False])
+@pytest.mark.parametrize("lhs, rhs, status", [
+    ("T(U)*U", "eye(2)", "verified"),  # a rotation: orthogonal for every t
+    ("U*U", "eye(2)", "refuted"),  # only at t = 0
+    ("det(U)", "1", "verified"),
+    ("det(U)", "1 + t**2/(10**30 + t**2)**2", "refuted"),  # differs by ~t^2 10^-60
+])
+def test_a_matrix_given_by_its_rows_is_decided(fresh_registry, tmp_path, quick, lhs, rhs, status):
+    out = _decide_body(fresh_registry, tmp_path, f'check_kind = "identity"\nlhs = "{lhs}"\nrhs = "{rhs}"\n'
+                       f'domain = {{ t = ["-oo", "oo"] }}\n' + ROTATION, quick)
+    assert out.status == status and out.certificate is None
+    if status == "refuted":
+        confirmed, _ = artefacts.replay(artefacts.write(out.counterexample, tmp_path, "m:equation-1"))
+        assert confirmed
+
+
+@pytest.mark.parametrize("let, message", [
+    ('[["1", "2"], ["3"]]', "rows of one length"),
+    ('[["1", "2", "3", "4", "5"]]', "at most 4 x 4"),
+    ('[["A", "1"]]', "a number, not a matrix"),
+    ('[]', "a matrix given by its rows"),
+    ('[[true]]', "a matrix given by its rows"),
+    ('[[["1"]]]', "a matrix given by its rows"),
+])
+def test_a_bad_matrix_given_by_its_rows_is_one_clear_load_error(fresh_registry, tmp_path, let, message):
+    _claim(tmp_path, f'check_kind = "identity"\nlhs = "J"\nrhs = "T(T(J))"\ndomain = {{}}\n'
+                     f'matrices = {{ A = "2x2" }}\nlet = {{ J = {let} }}\n')
+    with pytest.raises(PaperError, match=message):
+        fresh_registry.add_paper(tmp_path)

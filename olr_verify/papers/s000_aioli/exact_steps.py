@@ -143,38 +143,6 @@ def lemma_2_step_2(ctx: Context) -> Outcome:
 
 
 # --------------------------------------------------------------------------- Lemma 2 step 6
-@check("000:lemma-2/step-6")
-def lemma_2_step_6(ctx: Context) -> Outcome:
-    """u_t, v_t and the reduced objective, for W^T W = U Sigma U^T with U orthonormal (p = 2: rotation or
-    reflection (c, s), c^2 + s^2 = 1; p = 1: a unit column (c, s)), Sigma > 0 symbolic."""
-    import sympy as sp
-
-    c, s = sp.symbols("c s", real=True)
-    s1, s2 = sp.symbols("sigma1 sigma2", positive=True)
-    w1, w2 = sp.symbols("w1 w2", real=True)
-    e1, e2 = sp.Matrix([1, 0]), sp.Matrix([0, 1])
-    cases = {"p=2 rotation": (sp.Matrix([[c, -s], [s, c]]), sp.diag(s1, s2), sp.Matrix([w1, w2])),
-             "p=2 reflection": (sp.Matrix([[c, s], [s, -c]]), sp.diag(s1, s2), sp.Matrix([w1, w2])),
-             "p=1": (sp.Matrix([[c], [s]]), sp.diag(s1), sp.Matrix([w1]))}
-    links = []
-    for name, (U, S, w) in cases.items():
-        G = U * S * U.T  # = W^T W
-        Sh, Sih = S.applyfunc(sp.sqrt), S.applyfunc(lambda e: 1 / sp.sqrt(e) if e != 0 else 0)
-        def unit(e):
-            num = sp.expand(sp.numer(sp.together(sp.expand(e))))
-            return sp.expand(sp.reduced(num, [c**2 + s**2 - 1], s, c)[1]) if num != 0 else 0
-        q = U * Sih * w
-        exprs = list(Sih * U.T * G * e1 - Sh * U.T * e1) + list(Sih * U.T * G * e2 - Sh * U.T * e2)
-        exprs += [(q.T * G * q)[0] - (w.T * w)[0],                    # ||W q||^2 == ||omega||^2
-                  (e1.T * G * q)[0] - ((Sh * U.T * e1).T * w)[0],     # u~^T W q == u^T omega
-                  (e2.T * G * q)[0] - ((Sh * U.T * e2).T * w)[0]]     # v~^T W q == v^T omega
-        ok = all(unit(e) == 0 for e in exprs)
-        links.append((name, Outcome("proved" if ok else "inconclusive",
-                                    "exact sympy, symbolic U (c^2 + s^2 = 1) and Sigma", {"expressions": len(exprs)})))
-    return combine(links, extra={"reading": "u~ = W e1, v~ = W e2 and W^T W = U Sigma U^T give u_t, v_t and the "
-                                            "reduced objective of (6) exactly; U^T U = I is imposed by c^2 + s^2 = 1"})
-
-
 # --------------------------------------------------------------------------- eq. (10)
 @check("000:equation-10")
 def equation_10(ctx: Context) -> Outcome:

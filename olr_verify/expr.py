@@ -95,6 +95,10 @@ def _cfunction(name: str) -> Callable[..., sp.Expr]:
     return build
 
 
+#: Functions with jumps or kinks: diff() of an expression holding one is refused (sympy's derivative ignores the
+#: breaks: diff(Abs(w), w) at 0 would read sign(0) = 0, diff(Piecewise((1, w >= 0), (0, True)), w) would read 0).
+NOT_DIFFERENTIABLE = (sp.Piecewise, sp.Abs, sp.Max, sp.Min, sp.sign, sp.floor, sp.ceiling, sp.Heaviside)
+
 #: The functions that may be called, with the sympy object each name builds.
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "exp": _exp, "log": _log, "ln": _log, "log1p": _cfunction("log1p"), "expm1": _cfunction("expm1"),
@@ -480,8 +484,12 @@ class _Reader:
             raise ExprError("diff takes (expression, variable[, order])")
         expr = self.scalar(args[0], depth + 1)
         var = self.scalar(args[1], depth + 1)
-        if not isinstance(var, sp.Symbol):
-            raise ExprError("diff: the second argument must be a variable")
+        if not (isinstance(args[1], ast.Name) and isinstance(var, sp.Symbol)):
+            raise ExprError("diff: the second argument must be a variable, written as its name")
+        if expr.has(*NOT_DIFFERENTIABLE):
+            raise ExprError("diff() of an expression with Piecewise, Abs, Max, Min, sign, floor or ceiling: sympy "
+                            "differentiates piece by piece and drops the breaks, where no derivative may exist "
+                            "(write the derivative of each piece on its own range)")
         order = self.scalar(args[2], depth + 1) if len(args) == 3 else sp.Integer(1)
         if not (order.is_Integer and 0 <= order <= MAX_DIFF_ORDER):
             raise ExprError(f"diff: the order must be an integer in 0..{MAX_DIFF_ORDER}")
@@ -494,8 +502,8 @@ class _Reader:
         if len(args) != 3:
             raise ExprError("at takes (expression, variable, value)")
         expr, var, value = (self.scalar(a, depth + 1) for a in args)
-        if not isinstance(var, sp.Symbol):
-            raise ExprError("at: the second argument must be a variable")
+        if not (isinstance(args[1], ast.Name) and isinstance(var, sp.Symbol)):  # +x or 1*x would hide it from
+            raise ExprError("at: the second argument must be a variable, written as its name")  # bound_by_at
         if value.has(sp.oo, -sp.oo, sp.zoo):
             raise ExprError("at: the value must be finite (a limit is not a value)")
         return self.finite(expr.subs(var, value))

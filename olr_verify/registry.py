@@ -181,6 +181,7 @@ def add_paper(folder: str | Path, run_code: bool = False, listing: bool = False)
     paper, found, declared = _load_folder(Path(folder))
     if paper.seed in papers():
         raise paper_folder.PaperError(f"--paper {folder}: key {paper.seed!r} is already registered")
+    _distinct_files(found, folder)
     for claim_id, decide in declared.items():
         check(claim_id)(decide)
     if run_code:
@@ -194,6 +195,19 @@ def add_paper(folder: str | Path, run_code: bool = False, listing: bool = False)
     claims.cache_clear()
     claims()  # ids unique, every check attached to a claim
     return paper
+
+
+def _distinct_files(found, folder) -> None:
+    """Each claim gets its own artefact and certificate file (``artefacts.artefact_filename`` maps ``:`` to ``_``
+    and ``/`` to ``__``, so keys with ``_`` can meet: ``a:lemma-1/claim-1`` and ``a_lemma-1_:claim-1``)."""
+    from olr_verify import artefacts, paper_folder
+
+    files = {artefacts.artefact_filename(c.id): c.id for c in claims()}
+    for c in found:
+        other = files.setdefault(artefacts.artefact_filename(c.id), c.id)
+        if other != c.id:
+            raise paper_folder.PaperError(f"--paper {folder}: claims {other} and {c.id} would share the artefact file "
+                                          f"{artefacts.artefact_filename(c.id)}; rename one of them")
 
 
 @cache

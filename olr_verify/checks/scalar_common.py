@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import inspect
 import time
+from fractions import Fraction
 from typing import Any
 
 from olr_verify.artefacts import replayer
@@ -341,12 +342,22 @@ def identity(lhs, rhs, domain: dict[str, tuple[str, str]], ctx: Context, *, what
                         "domain": {k: [str(a), str(b)] for k, (a, b) in domain.items()}})
     if recorded is not None:
         return recorded
+    from olr_verify.kernel.inequality import MAX_TERMS, _terms
+
     t0 = time.perf_counter()
     diff = lhs - rhs
-    how = sympy_zero(diff)
+    large = _terms(diff) > MAX_TERMS  # (a+...+h)**24 would expand to millions of terms: no exact algebra, no budget
+    how = None if large else sympy_zero(diff)
     ev: dict[str, Any] = {"identity": what or f"{sp.sstr(lhs)} == {sp.sstr(rhs)}"}
     if assumptions_note:
         ev["reading"] = assumptions_note
+    free = sorted({str(x) for x in lhs.free_symbols | rhs.free_symbols} - set(domain))
+    sampled = {**domain, **{name: ("-oo", "oo") for name in free}}  # a name outside the domain is any real
+    bad = undefined_operand(printed[:2], sampled, ctx.seed) if printed else None
+    if bad is not None:
+        ev.update({"undefined_operand": bad, "reason": "an operand as written has no real value at a point inside "
+                   "the domain: the identity is not shown on the stated domain"})
+        return Outcome("inconclusive", "operand not defined inside the domain", ev)
     if how is not None:
         ev.update({"certificate": f"sympy {how}(lhs - rhs) == 0 exactly", "seconds": round(time.perf_counter() - t0, 3)})
         return Outcome("proved", "exact sympy identity", ev,
@@ -357,12 +368,11 @@ def identity(lhs, rhs, domain: dict[str, tuple[str, str]], ctx: Context, *, what
     n = points or (8 if ctx.quick else 30)
     worst = 0.0
     evaluated, undefined = 0, []
-    free = sorted({str(x) for x in lhs.free_symbols | rhs.free_symbols} - set(domain))
-    sampled = {**domain, **{name: ("-oo", "oo") for name in free}}  # a name outside the domain is any real
-    constant = nonzero_constant(diff)
-    for i in range(n + 2):
+    constant = None if large else nonzero_constant(diff)
+    special = special_points([diff], sampled, ctx.seed + 1)  # 0 and the breaks: sign(x)**2 == 1 fails only at 0
+    for i in range(n + 2 + len(special)):
         end = ("lo", "hi")[i] if i < 2 else None  # the ends of the ranges first, exactly
-        pt = _sample_point(sampled, rng, end)
+        pt = _sample_point(sampled, rng, end) if i < 2 or i >= 2 + len(special) else special[i - 2]
         try:
             lv, rv = eval_exact(lhs, pt, 50), eval_exact(rhs, pt, 50)
         except PrecisionLost:
@@ -370,8 +380,8 @@ def identity(lhs, rhs, domain: dict[str, tuple[str, str]], ctx: Context, *, what
         except (ArithmeticError, TypeError):
             lv = rv = None
         if lv is None or not (lv.is_real and rv.is_real) or lv.free_symbols or rv.free_symbols:
-            if end is None:  # an end may be a printed open end (x > 0 registered as [0, ...])
-                undefined.append(pt)
+            if end is None and not 2 <= i < 2 + len(special):  # an end may be a printed open end (x > 0 as [0,
+                undefined.append(pt)  # ...)), a special point a removable singularity (x**2/x at 0)
             continue
         rel = abs(lv - rv) / (1 + abs(lv) + abs(rv))
         if rel > IDENTITY_TOLERANCE or constant is not None:
@@ -380,7 +390,8 @@ def identity(lhs, rhs, domain: dict[str, tuple[str, str]], ctx: Context, *, what
             if constant is not None:
                 ev["exact_difference"] = str(constant)
                 return Outcome("refuted", "exact: lhs - rhs expands to a nonzero constant", ev, art)
-            return Outcome("refuted", "50-digit evaluation at a random rational point", ev, art)
+            return Outcome("refuted", "50-digit evaluation at a rational point (an end, a break or a seeded draw)",
+                           ev, art)
         worst = max(worst, float(rel))
         evaluated += 1
     if undefined:
@@ -391,7 +402,8 @@ def identity(lhs, rhs, domain: dict[str, tuple[str, str]], ctx: Context, *, what
     if evaluated == 0:
         ev["reason"] = "no sample point could be evaluated (free symbols outside the domain?)"
         return Outcome("inconclusive", "sympy undecided and no numeric evidence", ev)
-    ev.update({"sympy": "could not reduce lhs - rhs to 0", "points_50_digits": evaluated,
+    ev.update({"sympy": f"lhs - rhs could expand to more than {MAX_TERMS} terms: not tried" if large
+               else "could not reduce lhs - rhs to 0", "points_50_digits": evaluated,
                "max_relative_difference": worst, "ends_sampled": True})
     return Outcome("verified", "50-digit evaluation at random points and at the ends (sympy undecided)", ev)
 
@@ -449,6 +461,142 @@ def in_domain(point: dict[str, str], domain: dict[str, tuple[str, str]]) -> bool
     return True
 
 
+OPERAND_POINTS = 8  # seeded interior points at which every written operand must have a real value
+
+
+def undefined_operand(texts, domain: dict[str, tuple[str, str]], seed: int) -> dict[str, str] | None:
+    """A seeded point strictly inside ``domain`` where an operand written in ``texts``
+    (:func:`olr_verify.expr.operands`) has no real value, as ``{"operand": ..., "point": ...}``, or None. The reader
+    cancels ``sqrt(x)*sqrt(x)`` to ``x`` before the prover, sympy or the search sees it; its operand ``sqrt(x)`` is
+    evaluated here, in ball arithmetic first and exactly where a ball says undefined. Random points find an operand
+    undefined on a part of the domain with room in it (x < 0 for sqrt(x)), as the sampling of an identity does, not
+    a removable singularity at isolated points (``(exp(a - b) - 1)/(a - b)`` at a = b, the continuous extension
+    being the printed reading): there the kernel refuses ``proved`` (operands defined on the whole domain) and the
+    claim is at most ``verified``."""
+    import numpy as np
+
+    from olr_verify.expr import ExprError, operands, parse_expr
+
+    names = list(domain)
+    parts = []
+    for text in texts:
+        for part in dict.fromkeys(operands(str(text))):
+            try:
+                parts.append((part, parse_expr(part, names, real=False)))
+            except (ExprError, ValueError):  # the relation itself, or a name outside the domain
+                continue
+    if not parts:
+        return None
+    rng = np.random.default_rng(seed)
+    for _ in range(OPERAND_POINTS):
+        try:
+            point = _sample_point(domain, rng)
+        except ValueError:  # a dependent range empty at the earlier draws
+            continue
+        if not _strictly_inside(point, domain):
+            continue
+        for text, expr in parts:
+            if not _real_at(expr, point):
+                return {"operand": text, "point": point}
+    return None
+
+
+MAX_SPECIAL = 48  # exact special points tried by an identity's sampling and after a relation's float search
+NEAR_END = (3, 6, 10, 15, 20, 30, 45, 60)  # k of the points 10^-k inside a finite end: atanh(x) <= 40 fails there
+
+
+def special_points(exprs, domain: dict[str, tuple[str, str]], seed: int) -> list[dict[str, str]]:
+    """Exact points inside ``domain`` that a random draw never hits: one variable at a time at 0, at the breaks
+    and zeros of ``exprs`` in it (:func:`_breaks`) and at 10^-k inside each finite end (``NEAR_END``: floats cannot
+    come closer than about 10^-16), the other variables at one seeded point. A variable whose range depends on
+    another one is left at the seeded point."""
+    import numpy as np
+
+    sp = _sp()
+    try:
+        base = _sample_point(domain, np.random.default_rng(seed))
+    except ValueError:  # a dependent range empty at the draws
+        return []
+    out: list[dict[str, str]] = []
+    for name, (lo, hi) in domain.items():
+        ends = [None if end in ("-oo", "oo") else parse(end) for end in (lo, hi)]
+        if any(e is not None and e.free_symbols for e in ends):
+            continue
+        values = {sp.Integer(0)}.union(*(_breaks(e, sp.Symbol(name)) for e in exprs))
+        near = [end + sign * sp.Rational(1, 10**k) for k in NEAR_END
+                for end, sign in zip(ends, (1, -1)) if end is not None and end.is_Rational]
+        for v in sorted(values, key=lambda v: (abs(float(v)), float(v))) + near:
+            if (ends[0] is None or v > ends[0]) and (ends[1] is None or v < ends[1]):
+                point = {**base, name: sp.sstr(v)}
+                if in_domain(point, domain):
+                    out.append(point)
+    return out[:MAX_SPECIAL]
+
+
+def _breaks(expr, sym) -> set:
+    """Real numbers where ``expr`` may jump, kink or vanish as a function of ``sym`` alone: the zeros of the
+    arguments of Abs, sign and Heaviside, of the differences of the arguments of Max and Min, of the sides of
+    Piecewise conditions, of floor/ceiling arguments minus an integer in -10..10, and of ``expr`` itself (a strict
+    relation's touching point), where these depend on ``sym`` only and are polynomials whose factors of degree 1 or
+    2 give them exactly."""
+    import itertools
+
+    sp = _sp()
+    args = [expr]
+    for node in sp.preorder_traversal(expr):
+        if isinstance(node, (sp.Abs, sp.sign, sp.Heaviside)):
+            args.append(node.args[0])
+        elif isinstance(node, (sp.Max, sp.Min)):
+            args += [a - b for a, b in itertools.combinations(node.args, 2)]
+        elif isinstance(node, sp.Piecewise):
+            args += [c.lhs - c.rhs for _, c in node.args if isinstance(c, sp.core.relational.Relational)]
+        elif isinstance(node, (sp.floor, sp.ceiling)):
+            args += [node.args[0] - k for k in range(-10, 11)]
+    found = set()
+    for arg in args:
+        if arg.free_symbols != {sym}:
+            continue
+        try:
+            factors = sp.factor_list(sp.Poly(arg, sym))[1]
+        except (sp.PolynomialError, sp.GeneratorsNeeded, sp.CoercionFailed, ValueError, TypeError):
+            continue
+        for factor, _ in factors:
+            if factor.degree() in (1, 2) and (factor.domain.is_QQ or factor.domain.is_ZZ):
+                found.update(r for r in sp.roots(factor.as_expr(), sym) if r.is_real)
+    return found
+
+
+def _strictly_inside(point: dict[str, str], domain: dict[str, tuple[str, str]]) -> bool:
+    """``point`` in the domain and on none of its ends (an end may be a printed open end: x > 0 as [0, oo))."""
+    sp = _sp()
+    subs = {sp.Symbol(k): _exact(v) for k, v in point.items()}
+    for name, (lo, hi) in domain.items():
+        x = subs[sp.Symbol(name)]
+        for end, sign in ((lo, 1), (hi, -1)):
+            if end not in ("-oo", "oo") and not bool(sp.N(sign * (x - parse(end).subs(subs)), 30) > 0):
+                return False
+    return True
+
+
+def _real_at(expr, point: dict[str, str]) -> bool:
+    """``expr`` has a real value at the rational point: its ball excludes no doubt, else exact evaluation decides."""
+    from flint import fmpq
+
+    from olr_verify.kernel.intervals import Undefined, X, compile_expr
+
+    sp = _sp()
+    values = {k: _exact(v) for k, v in point.items()}
+    try:
+        compile_expr(expr)({k: X.of(fmpq(int(q.p), int(q.q))) for k, q in values.items()})
+        return True
+    except (Undefined, ZeroDivisionError, ArithmeticError):
+        pass
+    except Exception:  # noqa: BLE001 - a function the interval code does not know: not a verdict on the operand
+        return True
+    value = expr.xreplace({sp.Symbol(k): q for k, q in values.items()})
+    return not value.has(sp.zoo, sp.nan, sp.oo, -sp.oo, sp.I) and value.is_real is not False
+
+
 def search(relation: str, domain: dict[str, tuple[str, str]], ctx: Context, n: int | None = None):
     """Seeded float search for a violation; returns (exact point or None, samples, min float slack, points where
     the relation is not defined)."""
@@ -473,7 +621,7 @@ def search(relation: str, domain: dict[str, tuple[str, str]], ctx: Context, n: i
         lo_v = None if lo == "-oo" else sp.lambdify(list(map(sp.Symbol, env)), lo_e, "numpy")(*env.values())
         hi_v = None if hi == "oo" else sp.lambdify(list(map(sp.Symbol, env)), hi_e, "numpy")(*env.values())
         u = rng.random(n)
-        spread = np.exp(rng.uniform(np.log(1e-6), np.log(60.0), n))
+        spread = np.exp(rng.uniform(np.log(1e-15), np.log(60.0), n))  # atanh(x) <= 10 fails within 2e-9 of 1
         if lo_v is not None and hi_v is not None:
             lo_a, hi_a = np.broadcast_to(lo_v, (n,)).astype(float), np.broadcast_to(hi_v, (n,)).astype(float)
             x = lo_a + u * (hi_a - lo_a)
@@ -498,15 +646,25 @@ def search(relation: str, domain: dict[str, tuple[str, str]], ctx: Context, n: i
     for i in order:
         if not (s[i] <= 0 if strict else s[i] < 0):
             break
-        pt = {v: _to_rational_str(float(cols[v][i])) for v in names}
-        if not in_domain(pt, domain):
-            continue
+        short = {v: _to_rational_str(float(cols[v][i])) for v in names}
+        exact = {v: str(Fraction(float(cols[v][i]))) for v in names}  # 1 - 1e-15 is not 1 (atanh near its pole)
+        for pt in dict.fromkeys([tuple(short.items()), tuple(exact.items())]):
+            pt = dict(pt)
+            if not in_domain(pt, domain):
+                continue
+            try:
+                val = eval_exact(slack, pt, 50)
+            except Exception:
+                continue
+            if val.is_real and (val < -1e-40 or (strict and exact_zero(slack, pt))):
+                return pt, int(ok.sum()), float(s[i]), undefined
+    for pt in special_points([slack], domain, ctx.seed + 1):  # a kink, a jump or a touching point, exactly
         try:
             val = eval_exact(slack, pt, 50)
-        except Exception:
+        except Exception:  # noqa: BLE001 - not defined there: the float search reports where it is not
             continue
         if val.is_real and (val < -1e-40 or (strict and exact_zero(slack, pt))):
-            return pt, int(ok.sum()), float(s[i]), undefined
+            return pt, int(ok.sum()), float(val), undefined
     return None, int(ok.sum()), float(np.min(s[ok])), undefined
 
 
@@ -584,6 +742,11 @@ def inequality(relation: str, domain: dict[str, tuple[str, str]], ctx: Context, 
     ev: dict[str, Any] = {"relation": relation, "domain": {k: list(v) for k, v in domain.items()}}
     if reading:
         ev["reading"] = reading
+    bad = undefined_operand([relation], domain, ctx.seed)
+    if bad is not None:
+        ev.update({"undefined_operand": bad, "reason": "an operand as written has no real value at a point inside "
+                   "the domain: the relation is not shown on the stated domain"})
+        return Outcome("inconclusive", "operand not defined inside the domain", ev)
     prove = _prover() if use_prover else None
     if prove is not None:
         kwargs: dict[str, Any] = {}

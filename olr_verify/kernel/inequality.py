@@ -11,7 +11,7 @@ from flint import arb, fmpq
 from sympy.codegen.cfunctions import expm1, log1p
 
 from olr_verify.kernel.intervals import INF, NINF, X, Undefined, add, compare, compile_expr, lower, mul, neg, to_fmpq, upper
-from olr_verify.expr import PLAIN_FUNCTIONS, ExprError, exact_rational, parse_expr, parse_relation
+from olr_verify.expr import PLAIN_FUNCTIONS, ExprError, check_variable_names, exact_rational, parse_expr, parse_relation
 
 SMOOTH = (sp.exp, sp.log, sp.tanh, sp.sinh, sp.cosh, sp.atan, sp.asinh, sp.erf, log1p, expm1)
 MAX_NODES = 2_000_000
@@ -34,6 +34,14 @@ def read_expr(text: str, names) -> sp.Expr:
     Sigmoid/Softplus/Exprel: the kernel runs no search code)."""
     symbols = names if isinstance(names, dict) else {n: sp.Symbol(n) for n in names}
     return parse_expr(str(text), symbols, functions=PLAIN_FUNCTIONS)
+
+
+def check_names(names) -> None:
+    """A variable named after a constant (E, pi, oo) would make the printed statement read as another one."""
+    try:
+        check_variable_names([str(n) for n in names])
+    except ValueError as exc:
+        raise Rejected(str(exc)) from None
 
 
 def slack_of(relation: str, names) -> tuple[sp.Expr, bool]:
@@ -70,6 +78,7 @@ class Inequality:
         self.names = [str(d[0]) for d in domain]
         if len(set(self.names)) != len(self.names):
             raise Rejected("a variable is listed twice in the domain")
+        check_names(self.names)
         self.slack, self.strict = slack_of(cert["relation"], self.names)
         self.syms = [sp.Symbol(n) for n in self.names]
         self.root = self._root_box(domain)

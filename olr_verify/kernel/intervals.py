@@ -232,7 +232,12 @@ def _minmax(pick, xs):
     return X(pick([x.lo for x in xs]), pick([x.hi for x in xs]))
 
 
+MAX_EXPONENT = 100_000  # binary exponent of a point made exact: 2^(1.5e13) from exp(exp(30)) kills the process
+
+
 def to_fmpq(e) -> fmpq:
     """An exact arb point as a rational."""
     man, exp = e.man_exp()
+    if abs(int(exp)) > MAX_EXPONENT:
+        raise Undefined(f"a number of magnitude 2^{int(exp)} is beyond the kernel's exact range")
     return int(man) * fmpq(2) ** int(exp)

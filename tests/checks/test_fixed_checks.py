@@ -2,9 +2,7 @@
 from pathlib import Path
 
 import pytest
-import sympy as sp
 
-from olr_verify.checks.scalar_common import combine
 from olr_verify.outcome import Context
 
 PASSING = ("proved", "verified")
@@ -67,11 +65,22 @@ def test_figure_2_is_not_verified_when_a_curve_has_the_wrong_shape(ctx, monkeypa
 
 
 def test_theorem_4_2_reduction_refutes_a_wrong_scale_and_a_wrong_sign(ctx):
-    from olr_verify.papers.s002_scale_invariant import sections1_to_4 as m
+    from olr_verify import paper_folder
+    from olr_verify.papers import s002_scale_invariant
 
-    assert m.theorem_4_2_reduction(ctx).status == "verified"  # exact instances: never proved for every d
-    assert combine(m.reduction_links(ctx, scale=lambda T, b: b * sp.sqrt(sp.Integer(1) / T))).status == "refuted"
-    assert combine(m.reduction_links(ctx, h_sign=+1)).status not in PASSING
+    _, entries = paper_folder.read(Path(s002_scale_invariant.__file__).parent)
+    entry = next(e for e in entries if e["id"] == "002:theorem-4.2/reduction")
+    general, scale = entry["links"][0], entry["links"][1]
+    assert general["let"]["h"] == "-(X*g)" and scale["lhs"] == "(beta*sqrt(2/T))**2*(T/2)"
+
+    def decide(links):
+        return paper_folder.declarative_check({**entry, "id": "x", "links": links}, "variant")(ctx)
+
+    assert decide(entry["links"]).status == "verified"  # matrix identities at fixed sizes: never proved for every d
+    wrong_scale = {**scale, "lhs": "(beta*sqrt(1/T))**2*(T/2)"}  # c = beta sqrt(1/T)
+    assert decide([general, wrong_scale]).status == "refuted"
+    wrong_sign = {**general, "let": {**general["let"], "h": "X*g"}}  # h_T = +sum g_t x_t
+    assert decide([wrong_sign]).status not in PASSING
 
 
 def test_theorem_4_2_remaining_trials_refutes_a_wrong_sherman_morrison_chain(ctx):

@@ -90,11 +90,3 @@ def test_a_claim_whose_formula_is_lost_is_inconclusive_with_a_reason(ctx):
 
     out = registry._CHECKS["004:lemma-2"](ctx)
     assert out.status == "inconclusive" and "not recoverable" in out.evidence["reason"]
-
-
-def test_an_exact_matrix_check_on_no_instance_is_not_verified():
-    from olr_verify.papers.s002_scale_invariant.sections1_to_4 import _exact_matrix_outcome
-
-    assert _exact_matrix_outcome("x", True, 0, "w").status == "inconclusive"  # all([]) is True: nothing was checked
-    assert _exact_matrix_outcome("x", False, 3, "w").status == "inconclusive"
-    assert _exact_matrix_outcome("x", True, 3, "w").status == "verified"

@@ -167,10 +167,16 @@ def test_matrix_functions_never_give_proved(fresh_registry, tmp_path, body, quic
 def test_a_let_is_written_into_the_certificate_so_the_kernel_sees_every_operand(fresh_registry, tmp_path):
     from olr_verify.kernel import check
 
+    out = _decide_body(fresh_registry, tmp_path, 'check_kind = "identity"\nlhs = "r*r*(x + 1)"\n'
+                       'rhs = "-x**2 - x"\ndomain = { x = ["-2", "-1"] }\nlet = { r = "sqrt(-x)" }\n', True)
+    assert out.certificate["lhs"] == "sqrt(-x) * sqrt(-x) * (x + 1)" and check(out.certificate).accepted
+
+
+def test_a_let_whose_operand_is_not_real_is_inconclusive(fresh_registry, tmp_path):
     out = _decide_body(fresh_registry, tmp_path, 'check_kind = "identity"\nlhs = "r*r*(x + 1)"\nrhs = "x**2 + x"\n'
                        'domain = { x = ["-2", "-1"] }\nlet = { r = "sqrt(x)" }\n', True)
-    assert out.certificate["lhs"] == "sqrt(x) * sqrt(x) * (x + 1)"
-    assert not check(out.certificate).accepted  # sqrt(x) is not real on [-2, -1]: the run reports verified
+    assert out.status == "inconclusive"  # sqrt(x) is not real on [-2, -1]: the old run said verified
+    assert out.evidence["undefined_operand"]["operand"] == "sqrt(x)"
 
 
 @pytest.mark.parametrize("lhs, rhs, let", [

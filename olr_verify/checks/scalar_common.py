@@ -16,6 +16,7 @@ Numbers in artefacts are exact rationals written as strings (``"p/q"``) or decim
 from __future__ import annotations
 
 import inspect
+import math
 import time
 from fractions import Fraction
 from typing import Any
@@ -369,7 +370,7 @@ def identity(lhs, rhs, domain: dict[str, tuple[str, str]], ctx: Context, *, what
     worst = 0.0
     evaluated, undefined = 0, []
     constant = None if large else nonzero_constant(diff)
-    special = special_points([diff], sampled, ctx.seed + 1)  # 0 and the breaks: sign(x)**2 == 1 fails only at 0
+    special = special_points([diff], sampled, ctx.seed + 1, near_ends=False)  # sign(x)**2 == 1 fails only at 0
     for i in range(n + 2 + len(special)):
         end = ("lo", "hi")[i] if i < 2 else None  # the ends of the ranges first, exactly
         pt = _sample_point(sampled, rng, end) if i < 2 or i >= 2 + len(special) else special[i - 2]
@@ -477,14 +478,23 @@ def undefined_operand(texts, domain: dict[str, tuple[str, str]], seed: int) -> d
 
     from olr_verify.expr import ExprError, operands, parse_expr
 
+    from olr_verify.kernel.intervals import compile_expr
+
     names = list(domain)
-    parts = []
+    parts, seen = [], set()
     for text in texts:
         for part in dict.fromkeys(operands(str(text))):
             try:
-                parts.append((part, parse_expr(part, names, real=False)))
+                expr = parse_expr(part, names, real=False)
             except (ExprError, ValueError):  # the relation itself, or a name outside the domain
                 continue
+            if expr in seen or not _may_be_undefined(expr):
+                continue
+            seen.add(expr)
+            try:
+                parts.append((part, expr, compile_expr(expr)))
+            except Exception:  # noqa: BLE001 - a function the interval code does not know: exact evaluation only
+                parts.append((part, expr, None))
     if not parts:
         return None
     rng = np.random.default_rng(seed)
@@ -495,17 +505,29 @@ def undefined_operand(texts, domain: dict[str, tuple[str, str]], seed: int) -> d
             continue
         if not _strictly_inside(point, domain):
             continue
-        for text, expr in parts:
-            if not _real_at(expr, point):
+        values = {k: _exact(v) for k, v in point.items()}
+        for text, expr, enclose in parts:
+            if not _real_at(expr, enclose, values):
                 return {"operand": text, "point": point}
     return None
+
+
+def _may_be_undefined(expr) -> bool:
+    """Whether ``expr``'s own top operation may have no real value (a division, a fractional power, a log, an
+    inverse trigonometric or hyperbolic function, tan): the other operands are defined where their parts are,
+    which are operands too."""
+    sp = _sp()
+    if expr.is_Pow:
+        return not (expr.exp.is_Integer and expr.exp >= 0)
+    return isinstance(expr, (sp.log, sp.asin, sp.acos, sp.atanh, sp.acosh, sp.tan, sp.acot, sp.cot))
 
 
 MAX_SPECIAL = 48  # exact special points tried by an identity's sampling and after a relation's float search
 NEAR_END = (3, 6, 10, 15, 20, 30, 45, 60)  # k of the points 10^-k inside a finite end: atanh(x) <= 40 fails there
 
 
-def special_points(exprs, domain: dict[str, tuple[str, str]], seed: int) -> list[dict[str, str]]:
+def special_points(exprs, domain: dict[str, tuple[str, str]], seed: int, near_ends: bool = True
+                   ) -> list[dict[str, str]]:
     """Exact points inside ``domain`` that a random draw never hits: one variable at a time at 0, at the breaks
     and zeros of ``exprs`` in it (:func:`_breaks`) and at 10^-k inside each finite end (``NEAR_END``: floats cannot
     come closer than about 10^-16), the other variables at one seeded point. A variable whose range depends on
@@ -524,7 +546,7 @@ def special_points(exprs, domain: dict[str, tuple[str, str]], seed: int) -> list
             continue
         values = {sp.Integer(0)}.union(*(_breaks(e, sp.Symbol(name)) for e in exprs))
         near = [end + sign * sp.Rational(1, 10**k) for k in NEAR_END
-                for end, sign in zip(ends, (1, -1)) if end is not None and end.is_Rational]
+                for end, sign in zip(ends, (1, -1)) if near_ends and end is not None and end.is_Rational]
         for v in sorted(values, key=lambda v: (abs(float(v)), float(v))) + near:
             if (ends[0] is None or v > ends[0]) and (ends[1] is None or v < ends[1]):
                 point = {**base, name: sp.sstr(v)}
@@ -578,20 +600,22 @@ def _strictly_inside(point: dict[str, str], domain: dict[str, tuple[str, str]]) 
     return True
 
 
-def _real_at(expr, point: dict[str, str]) -> bool:
-    """``expr`` has a real value at the rational point: its ball excludes no doubt, else exact evaluation decides."""
+def _real_at(expr, enclose, values: dict) -> bool:
+    """``expr`` has a real value at the point (name -> exact rational): its ball (``enclose``, compiled by the
+    kernel's interval code) leaves no doubt, else exact evaluation decides."""
     from flint import fmpq
 
-    from olr_verify.kernel.intervals import Undefined, X, compile_expr
+    from olr_verify.kernel.intervals import Undefined, X
 
     sp = _sp()
-    values = {k: _exact(v) for k, v in point.items()}
+    if enclose is None:
+        return True  # a function the interval code does not know: not a verdict on the operand
     try:
-        compile_expr(expr)({k: X.of(fmpq(int(q.p), int(q.q))) for k, q in values.items()})
+        enclose({k: X.of(fmpq(int(q.p), int(q.q))) for k, q in values.items()})
         return True
     except (Undefined, ZeroDivisionError, ArithmeticError):
         pass
-    except Exception:  # noqa: BLE001 - a function the interval code does not know: not a verdict on the operand
+    except Exception:  # noqa: BLE001 - the interval code fails on this form: not a verdict on the operand
         return True
     value = expr.xreplace({sp.Symbol(k): q for k, q in values.items()})
     return not value.has(sp.zoo, sp.nan, sp.oo, -sp.oo, sp.I) and value.is_real is not False
@@ -659,6 +683,13 @@ def search(relation: str, domain: dict[str, tuple[str, str]], ctx: Context, n: i
             if val.is_real and (val < -1e-40 or (strict and exact_zero(slack, pt))):
                 return pt, int(ok.sum()), float(s[i]), undefined
     for pt in special_points([slack], domain, ctx.seed + 1):  # a kink, a jump or a touching point, exactly
+        try:  # floats first: exact evaluation only where they leave room for doubt
+            with np.errstate(all="ignore"):
+                rough = float(np.real(f(*[float(_exact(pt[v])) for v in names])))
+        except (TypeError, ValueError, ArithmeticError):
+            rough = math.nan
+        if math.isfinite(rough) and rough > 1e-6 * (1 + abs(rough)):
+            continue
         try:
             val = eval_exact(slack, pt, 50)
         except Exception:  # noqa: BLE001 - not defined there: the float search reports where it is not

@@ -77,8 +77,6 @@ def eval_exact(expr, point: dict[str, str], digits: int = 60):
 
 
 def _to_rational_str(x: float) -> str:
-    from fractions import Fraction
-
     return str(Fraction(x).limit_denominator(10**12))
 
 
@@ -346,9 +344,6 @@ def identity(lhs, rhs, domain: dict[str, tuple[str, str]], ctx: Context, *, what
     from olr_verify.kernel.inequality import MAX_TERMS, _terms
 
     t0 = time.perf_counter()
-    diff = lhs - rhs
-    large = _terms(diff) > MAX_TERMS  # (a+...+h)**24 would expand to millions of terms: no exact algebra, no budget
-    how = None if large else sympy_zero(diff)
     ev: dict[str, Any] = {"identity": what or f"{sp.sstr(lhs)} == {sp.sstr(rhs)}"}
     if assumptions_note:
         ev["reading"] = assumptions_note
@@ -359,6 +354,9 @@ def identity(lhs, rhs, domain: dict[str, tuple[str, str]], ctx: Context, *, what
         ev.update({"undefined_operand": bad, "reason": "an operand as written has no real value at a point inside "
                    "the domain: the identity is not shown on the stated domain"})
         return Outcome("inconclusive", "operand not defined inside the domain", ev)
+    diff = lhs - rhs
+    large = _terms(diff) > MAX_TERMS  # (a+...+h)**24 would expand to millions of terms: no exact algebra, no budget
+    how = None if large else sympy_zero(diff)
     if how is not None:
         ev.update({"certificate": f"sympy {how}(lhs - rhs) == 0 exactly", "seconds": round(time.perf_counter() - t0, 3)})
         return Outcome("proved", "exact sympy identity", ev,
@@ -370,10 +368,18 @@ def identity(lhs, rhs, domain: dict[str, tuple[str, str]], ctx: Context, *, what
     worst = 0.0
     evaluated, undefined = 0, []
     constant = None if large else nonzero_constant(diff)
-    special = special_points([diff], sampled, ctx.seed + 1, near_ends=False)  # sign(x)**2 == 1 fails only at 0
-    for i in range(n + 2 + len(special)):
-        end = ("lo", "hi")[i] if i < 2 else None  # the ends of the ranges first, exactly
-        pt = _sample_point(sampled, rng, end) if i < 2 or i >= 2 + len(special) else special[i - 2]
+
+    def points():
+        """(point, drawn): the ends of the ranges first, exactly, then 0 and the breaks (sign(x)**2 == 1 fails only
+        at 0), then seeded draws."""
+        for end in ("lo", "hi"):
+            yield _sample_point(sampled, rng, end), False
+        for pt in special_points([diff], sampled, ctx.seed + 1, near_ends=False):
+            yield pt, False
+        for _ in range(n):
+            yield _sample_point(sampled, rng), True
+
+    for pt, drawn in points():
         try:
             lv, rv = eval_exact(lhs, pt, 50), eval_exact(rhs, pt, 50)
         except PrecisionLost:
@@ -381,8 +387,8 @@ def identity(lhs, rhs, domain: dict[str, tuple[str, str]], ctx: Context, *, what
         except (ArithmeticError, TypeError):
             lv = rv = None
         if lv is None or not (lv.is_real and rv.is_real) or lv.free_symbols or rv.free_symbols:
-            if end is None and not 2 <= i < 2 + len(special):  # an end may be a printed open end (x > 0 as [0,
-                undefined.append(pt)  # ...)), a special point a removable singularity (x**2/x at 0)
+            if drawn:  # an end may be a printed open end (x > 0 as [0, ...)), a break a removable singularity
+                undefined.append(pt)
             continue
         rel = abs(lv - rv) / (1 + abs(lv) + abs(rv))
         if rel > IDENTITY_TOLERANCE or constant is not None:
@@ -449,16 +455,19 @@ def _summary(cert: Any) -> Any:
     return s if len(s) < 600 else s[:600] + "..."
 
 
-def in_domain(point: dict[str, str], domain: dict[str, tuple[str, str]]) -> bool:
-    """Exact check that ``point`` lies in the closed (nested) domain."""
+def in_domain(point: dict[str, str], domain: dict[str, tuple[str, str]], strict: bool = False) -> bool:
+    """Exact check that ``point`` lies in the closed (nested) domain; ``strict``: and on none of its ends (an end may
+    be a printed open end: x > 0 registered as [0, oo))."""
     sp = _sp()
     subs = {sp.Symbol(k): _exact(v) for k, v in point.items()}
     for name, (lo, hi) in domain.items():
         x = subs[sp.Symbol(name)]
-        if lo != "-oo" and bool(sp.N(x - parse(lo).subs(subs), 30) < 0):
-            return False
-        if hi != "oo" and bool(sp.N(parse(hi).subs(subs) - x, 30) < 0):
-            return False
+        for end, sign in ((lo, 1), (hi, -1)):
+            if end in ("-oo", "oo"):
+                continue
+            gap = sp.N(sign * (x - parse(end).subs(subs)), 30)
+            if bool(gap < 0) or (strict and not bool(gap > 0)):
+                return False
     return True
 
 
@@ -475,10 +484,10 @@ def undefined_operand(texts, domain: dict[str, tuple[str, str]], seed: int) -> d
     being the printed reading): there the kernel refuses ``proved`` (operands defined on the whole domain) and the
     claim is at most ``verified``."""
     import numpy as np
+    from flint import fmpq
 
     from olr_verify.expr import ExprError, operands, parse_expr
-
-    from olr_verify.kernel.intervals import compile_expr
+    from olr_verify.kernel.intervals import X, compile_expr
 
     names = list(domain)
     parts, seen = [], set()
@@ -493,7 +502,7 @@ def undefined_operand(texts, domain: dict[str, tuple[str, str]], seed: int) -> d
             seen.add(expr)
             try:
                 parts.append((part, expr, compile_expr(expr)))
-            except Exception:  # noqa: BLE001 - a function the interval code does not know: exact evaluation only
+            except Exception:  # noqa: BLE001 - a function the interval code does not know: not tested here
                 parts.append((part, expr, None))
     if not parts:
         return None
@@ -503,11 +512,12 @@ def undefined_operand(texts, domain: dict[str, tuple[str, str]], seed: int) -> d
             point = _sample_point(domain, rng)
         except ValueError:  # a dependent range empty at the earlier draws
             continue
-        if not _strictly_inside(point, domain):
+        if not in_domain(point, domain, strict=True):
             continue
         values = {k: _exact(v) for k, v in point.items()}
+        env = {k: X.of(fmpq(int(q.p), int(q.q))) for k, q in values.items()}
         for text, expr, enclose in parts:
-            if not _real_at(expr, enclose, values):
+            if not _real_at(expr, enclose, values, env):
                 return {"operand": text, "point": point}
     return None
 
@@ -588,30 +598,16 @@ def _breaks(expr, sym) -> set:
     return found
 
 
-def _strictly_inside(point: dict[str, str], domain: dict[str, tuple[str, str]]) -> bool:
-    """``point`` in the domain and on none of its ends (an end may be a printed open end: x > 0 as [0, oo))."""
-    sp = _sp()
-    subs = {sp.Symbol(k): _exact(v) for k, v in point.items()}
-    for name, (lo, hi) in domain.items():
-        x = subs[sp.Symbol(name)]
-        for end, sign in ((lo, 1), (hi, -1)):
-            if end not in ("-oo", "oo") and not bool(sp.N(sign * (x - parse(end).subs(subs)), 30) > 0):
-                return False
-    return True
-
-
-def _real_at(expr, enclose, values: dict) -> bool:
-    """``expr`` has a real value at the point (name -> exact rational): its ball (``enclose``, compiled by the
-    kernel's interval code) leaves no doubt, else exact evaluation decides."""
-    from flint import fmpq
-
-    from olr_verify.kernel.intervals import Undefined, X
+def _real_at(expr, enclose, values: dict, env: dict) -> bool:
+    """``expr`` has a real value at the point (``values``: name -> exact rational; ``env``: the same as balls): its
+    ball (``enclose``, compiled by the kernel's interval code) leaves no doubt, else exact evaluation decides."""
+    from olr_verify.kernel.intervals import Undefined
 
     sp = _sp()
     if enclose is None:
         return True  # a function the interval code does not know: not a verdict on the operand
     try:
-        enclose({k: X.of(fmpq(int(q.p), int(q.q))) for k, q in values.items()})
+        enclose(env)
         return True
     except (Undefined, ZeroDivisionError, ArithmeticError):
         pass

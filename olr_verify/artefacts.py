@@ -258,7 +258,8 @@ def bind_hunt(art: dict[str, Any], claim) -> tuple[dict[str, Any] | None, dict[s
         source = ""
     if not isinstance(target, str) or (target != claim.id and f'"{target}"' not in source):
         return None, {"mismatch": f"hunt target {target!r} is not {claim.id!r} nor a target its check hunts"}
-    return art, {"statement": f"the regret bound of target {target} in olr_verify.hunting (code)"}
+    return art, {"statement": f"the bound of target {target} in olr_verify.hunting (its paper.toml's [claim.hunt] "
+                              "table, or code of olr_verify/hunting/bounds.py)"}
 
 
 def bind_declared(art: dict[str, Any], claim) -> tuple[dict[str, Any] | None, dict[str, Any]]:

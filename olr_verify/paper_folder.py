@@ -47,7 +47,10 @@ _CHAIN = {"links", "method", *_SCOPED} | _WRAPPERS
 _KIND_FIELDS = {"scalar-inequality": _INEQUALITY, "identity": _IDENTITY, "chain": _CHAIN,
                 "regret-bound": {"learner", "learner_params", "bound", "params", "domain"},
                 "undecided": {"inconclusive", "domain"}}
-_CLAIM_FIELDS = _COMMON | _NODE_FIELDS | set().union(*_KIND_FIELDS.values())
+_CLAIM_FIELDS = _COMMON | _NODE_FIELDS | set().union(*_KIND_FIELDS.values()) | {"hunt"}
+#: Kinds a ``[claim.hunt]`` table may decide (alone or in a "+" combination): a bound on a run of a learner.
+_HUNT_KINDS = ("regret-bound", "per-round-inequality")
+SEED_FOLDERS = Path(__file__).resolve().parent / "papers"
 MAX_PROVER_SECONDS = 600
 
 
@@ -76,6 +79,9 @@ def read(folder: str | Path) -> tuple[dict[str, str], list[dict[str, Any]]]:
     key = paper.get("key", "")
     if not KEY_RE.fullmatch(key):  # fullmatch: "$" would accept a key ending in a newline
         raise PaperError(f"{path}: [paper] key {key!r} must match [a-z0-9][a-z0-9_-]*")
+    unknown = set(data) - {"paper", "claim", "hunt_space"}
+    if unknown:
+        raise PaperError(f"{path}: unknown top-level table(s) {sorted(unknown)}")
     entries = data.get("claim", [])
     if not isinstance(entries, list) or not entries or not all(isinstance(e, dict) for e in entries):
         raise PaperError(f"{path}: no [[claim]] entries")
@@ -105,7 +111,31 @@ def read(folder: str | Path) -> tuple[dict[str, str], list[dict[str, Any]]]:
         if not all(d.startswith(key + ":") for d in entry.get("depends_on", [])):
             raise PaperError(f"{where}: depends_on names results of this paper (ids starting with {key + ':'!r})")
     _check_claim_links(entries, path)
+    _check_hunts(data, path)
     return dict(paper), entries
+
+
+def _check_hunts(data: dict[str, Any], path: Path) -> None:
+    """``[claim.hunt]`` tables (and the ``[hunt_space.<name>]`` they name) are loaded as the hunting engine will."""
+    hunted = [e for e in data.get("claim", []) if "hunt" in e]
+    if not hunted and "hunt_space" not in data:
+        return
+    if path.resolve().parent.parent != SEED_FOLDERS:
+        raise PaperError(f"{path}: [claim.hunt] and [hunt_space] tables are the seed papers' form (their artefacts "
+                         "replay by claim id); a paper folder declares a bound with check_kind = \"regret-bound\" "
+                         "and learner, learner_params, bound, params")
+    for entry in hunted:
+        where = f"{path}: claim {entry['id']}"
+        if not any(k in _HUNT_KINDS for k in entry["check_kind"].split("+")):
+            raise PaperError(f"{where}: a hunt decides a check_kind among {_HUNT_KINDS}")
+        if any(f in entry for f in _DECISION_FIELDS if f != "hunt"):
+            raise PaperError(f"{where}: hunt and the fields of another decider cannot be combined")
+    from olr_verify.hunting.bounds import load_declared
+
+    try:
+        load_declared(data, str(path))
+    except ValueError as exc:
+        raise PaperError(str(exc)) from None
 
 
 def _check_shapes(entry: dict[str, Any], where: str) -> None:
@@ -114,7 +144,14 @@ def _check_shapes(entry: dict[str, Any], where: str) -> None:
     deps = entry.get("depends_on", [])
     if not (isinstance(deps, list) and all(isinstance(d, str) for d in deps)):
         raise PaperError(f"{where}: depends_on must be a list of claim ids (strings)")
-    if entry["check_kind"] in _KIND_FIELDS and any(f in entry for f in _DECISION_FIELDS):
+    if "inconclusive" in entry:  # declared undecided, whatever its printed kind
+        stray = set(entry) - _COMMON - _KIND_FIELDS["undecided"]
+        if stray:
+            raise PaperError(f"{where}: field(s) {sorted(stray)} do not apply to a claim declared inconclusive "
+                             "(they would be ignored)")
+        if not isinstance(entry.get("domain", ""), str):
+            raise PaperError(f"{where}: domain of a claim declared inconclusive is printed text")
+    elif entry["check_kind"] in _KIND_FIELDS and "hunt" not in entry and any(f in entry for f in _DECISION_FIELDS):
         stray = set(entry) - _COMMON - _KIND_FIELDS[entry["check_kind"]]
         if stray:
             raise PaperError(f"{where}: field(s) {sorted(stray)} do not apply to check_kind {entry['check_kind']!r} "
@@ -525,7 +562,7 @@ def _assumptions_hold(name: str, words: list[str], bounds) -> None:
                              " (sympy would simplify the sides under an assumption the range contradicts)")
 
 
-_DECISION_FIELDS = ("relation", "lhs", "rhs", "links", "learner", "bound", "inconclusive")
+_DECISION_FIELDS = ("relation", "lhs", "rhs", "links", "learner", "bound", "inconclusive", "hunt")
 
 
 def declarative_check(entry: dict[str, Any], where: str) -> Callable[[Context], Outcome] | None:
@@ -534,12 +571,14 @@ def declarative_check(entry: dict[str, Any], where: str) -> Callable[[Context], 
     kind = entry["check_kind"]
     if not any(field in entry for field in _DECISION_FIELDS):
         return None
+    if "hunt" in entry:  # validated by read(): a seed paper's bound hunted by olr_verify.hunting
+        return _hunt(entry["id"], *entry["hunt"].get("budget", [400, 60]))
     if kind in ("scalar-inequality", "identity", "chain"):
         shape = "chain" if "links" in entry else "scalar-inequality" if "relation" in entry else "identity"
         if shape != kind:
             raise PaperError(f"{where}: check_kind {kind!r} does not match its fields")
         return _node(entry, where)
-    if kind == "undecided":
+    if kind == "undecided" or "inconclusive" in entry:
         return _undecided(entry.get("inconclusive"), where)
     if kind == "regret-bound":
         from olr_verify.hunting.declared import DeclaredBound, decide
@@ -551,6 +590,15 @@ def declarative_check(entry: dict[str, Any], where: str) -> Callable[[Context], 
         return lambda ctx: decide(spec, ctx, entry["id"])
     raise PaperError(f"{where}: check_kind {kind!r} needs a Python @check in the folder "
                      f"(declarative kinds: {', '.join(DECLARATIVE)})")
+
+
+def _hunt(claim: str, full: int, quick: int) -> Callable[[Context], Outcome]:
+    def hunt(ctx: Context) -> Outcome:
+        from olr_verify.hunting.checkkit import hunt_outcome
+
+        return hunt_outcome(claim, ctx, full=full, quick=quick)
+
+    return hunt
 
 
 def is_plain(table: dict) -> bool:

@@ -135,35 +135,10 @@ def algorithm_2_appendix_d_corrected(ctx: Context) -> Outcome:
     return Outcome("inconclusive", "the corrected App. D formulas differ from the recursion at 50 digits", ev)
 
 
-# --------------------------------------------------------------------------- 002: proof of Lemma 4.3, (10) -> (11)
-
-
-# --------------------------------------------------------------------------- 002: Claim 21 with + psi_T
-@check("002:claim-21/corrected")
-def claim_21_corrected(ctx: Context) -> Outcome:
-    """Summing Lemma 4.3 (ψ_t with Γ_t inside the 1/(2α)): Σ_t g_t x_tᵀw_t + ψ_T(h_T, S_T) ≤ ψ_0 = 1."""
-    import math
-
-    from olr_verify.papers.s002_scale_invariant.algorithm2_runs import _alg2_regret_parts
-    from olr_verify.papers.s002_scale_invariant.algorithm1_runs import _gradient_sequences
-
-    alpha, worst, n = 1.5, -math.inf, 0
-    for _, X, G in _gradient_sequences(ctx):
-        lin, hn, gamma = _alg2_regret_parts(X, G, alpha)
-        worst, n = worse(worst, lin + math.exp((hn ** 2 - gamma) / (2 * alpha)) - 1), n + 1
-    ev = {"sequences": n, "alpha": alpha, "max_[sum g x^T w + psi_T - 1]": worst,
-          "could_detect": "any sequence on which the summed potential inequality fails by more than 1e-9 (float64)"}
-    if worst <= 1e-9:
-        return Outcome("verified", "summed inequality on seeded runs of Algorithm 2 (float64)", ev)
-    return Outcome("inconclusive", "float violation, not confirmed at high precision", ev)
-
-
-# --------------------------------------------------------------------------- 003: Lemma 16, Pinsker link as printed
-# --------------------------------------------------------------------------- 004: rho_eps with the factor 2
 def variant_ids() -> tuple[str, ...]:
     """The claims this module decides (for tests)."""
     return ("000:lemma-3/step-5-6/corrected", "001:claim-2/corrected", "001:claim-3/corrected",
             "002:algorithm-2/appendix-d/corrected", "002:equation-11/multiplier",
-            "002:equation-11/multiplier/corrected", "002:claim-21/corrected", "003:lemma-16/pinsker-as-printed",
+            "002:equation-11/multiplier/corrected", "003:lemma-16/pinsker-as-printed",
             "004:claim-18/corrected")
 

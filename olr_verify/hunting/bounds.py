@@ -35,6 +35,8 @@ import numpy as np
 from olr_verify.hunting import highprec_learners as hl
 from olr_verify.hunting import shipped as sh
 from olr_verify.hunting.numerics import FLOAT
+from olr_verify.hunting.run_quantities import COMPARATOR_QUANTITIES, ExpressionBound, lin_regret_parts, regret_cap
+from olr_verify.hunting.run_quantities import QUANTITIES as QUANTITIES_OF, ROUND_QUANTITIES as ROUND_QUANTITIES_OF
 from reference.comparator import best_in_ball_fast
 
 
@@ -70,15 +72,24 @@ class Target:
     comparator: str = "ball"        # "ball" | "ball-lam" | "free" | "interval" | "none"
     kind: str = "upper"             # "upper" (lhs <= rhs) | "lower" (a construction: lhs >= rhs)
     note: str = ""
-    vacuous: Callable[..., str] | None = None  # (Space) -> why no sequence of the space can violate it, or ""
+    space: str = ""                 # its [hunt_space.<name>] in the paper's paper.toml
+
+
+ZERO_NOISE = 1e-12  # |lhs| at or below this against rhs = 0 is a tie in float64
 
 
 def ratio(lhs: float, rhs: float) -> float:
-    """lhs/rhs for rhs > 0; in general 1 + (lhs - rhs)/|rhs|, so ratio > 1 iff lhs > rhs."""
+    """lhs/rhs for rhs > 0; in general 1 + (lhs - rhs)/|rhs| (1 + sign(lhs) for rhs = 0 and |lhs| above
+    ``ZERO_NOISE``), so ratio > 1 iff lhs > rhs (beyond rounding where rhs = 0)."""
     lhs, rhs = float(lhs), float(rhs)
-    if rhs == 0:
-        return math.inf if lhs > 0 else 1.0
+    if rhs == 0:  # finite, so that a violation of "... <= 0" is ranked as one: 2 above, 1 at, 0 below, where the
+        # float64 margin is not at rounding level (a round whose rhs underflowed to 0 must not outrank real ones)
+        return 1.0 + (lhs > ZERO_NOISE) - (lhs < -ZERO_NOISE)
     return 1.0 + (lhs - rhs) / abs(rhs)
+
+
+def _worst_round(pairs):
+    return max(pairs, key=lambda lr: ratio(lr[0], lr[1]))
 
 
 # --------------------------------------------------------------------------- learners
@@ -189,7 +200,7 @@ def comparator(target: Target, seq: Sequence, run: Run) -> Any:
 
     Only feasibility matters for soundness: the regret against any feasible theta is a lower bound on the
     regret against the best one, so (regret at theta) > (bound at theta) is a violation whatever the
-    comparator's optimality; the replay re-checks feasibility (:func:`feasible`) at >= 50 digits."""
+    comparator's optimality; the replay re-checks feasibility (``run_quantities.feasible``) at >= 50 digits."""
     p = seq.params
     if target.comparator in ("ball", "ball-lam"):
         lam = float(p["lam"]) if target.comparator == "ball-lam" else 0.0
@@ -200,140 +211,9 @@ def comparator(target: Target, seq: Sequence, run: Run) -> Any:
     return None
 
 
-def feasible(theta: Any, radius: Any, K) -> Any:
-    """theta pulled into the closed ball of the given radius, in the backend's arithmetic."""
-    theta = K.arr(theta)
-    nrm = K.sqrt(theta @ theta)
-    r = K.num(radius)
-    return theta * (r / nrm) if nrm > r else theta
-
-
-# --------------------------------------------------------------------------- seed 000
-def _aioli_terms(seq, run, theta, K):
-    p = seq.params
-    X = K.arr(seq.X)
-    loss_alg = sum(K.softplus(-int(y) * yh) for y, yh in zip(seq.Y, run.preds))
-    th = feasible(theta, p["B"], K)
-    loss_cmp = sum(K.softplus(-int(y) * (th @ x)) for x, y in zip(X, seq.Y))
-    return loss_alg - loss_cmp, th
-
-
-def _thm1_log_term(seq, K, lam):
-    p = seq.params
-    d, n, B, R = K.num(p["d"]), K.num(seq.n), K.num(p["B"]), K.num(p["R"])
-    return d * (1 + B * R) * K.log(1 + n * R * R / (8 * d * (1 + B * R) * lam))
-
-
-def theorem_1_000(seq, run, theta, K=FLOAT):
-    """R_n(theta) <= lam ||theta||^2 + d(1+BR) log(1 + n R^2 / (8 d (1+BR) lam))  (seed 000, Theorem 1)."""
-    lam = K.num(seq.params["lam"])
-    regret, th = _aioli_terms(seq, run, theta, K)
-    return regret, lam * (th @ th) + _thm1_log_term(seq, K, lam)
-
-
-def equation_4_000(seq, run, theta, K=FLOAT):
-    """lam = 1/B^2: R_n(theta) <= d(1+BR) log(1 + n B^2 R^2 / (8 d (1+BR))) + 1  (seed 000, eq. (4))."""
-    p = seq.params
-    d, n, B, R = K.num(p["d"]), K.num(seq.n), K.num(p["B"]), K.num(p["R"])
-    regret, _ = _aioli_terms(seq, run, theta, K)
-    return regret, d * (1 + B * R) * K.log(1 + n * B * B * R * R / (8 * d * (1 + B * R))) + 1
-
-
-def theorem_7_000(seq, run, theta, K=FLOAT):
-    """Theorem 1's bound + 3 n R (n R^2 / (8 lam) + B) eps for any ||theta_hat_t - theta_bar_t|| <= eps."""
-    p = seq.params
-    n, B, R, lam, eps = K.num(seq.n), K.num(p["B"]), K.num(p["R"]), K.num(p["lam"]), K.num(p["eps"])
-    regret, rhs = theorem_1_000(seq, run, theta, K)
-    return regret, rhs + 3 * n * R * (n * R * R / (8 * lam) + B) * eps
-
-
-def theorem_4_000(seq, run, theta, K=FLOAT):
-    """Algorithm 2 with Theorem 4's T: regret <= Theorem 1's bound + 1."""
-    regret, rhs = theorem_1_000(seq, run, theta, K)
-    return regret, rhs + 1
-
-
-def _log_det_term(run, K, lam):
-    """sum_k log(1 + lambda_k(C_n)/lam) = log det(A_n / lam), C_n = A_n - lam I."""
-    A_n = _inv(run.learner.A_inv, K)
-    d = A_n.shape[0]
-    eig = K.eigvalsh(A_n - lam * K.eye(d))
-    return sum(K.log(1 + max(e, K.num(0)) / lam) for e in eig)
-
-
-def _inv(M, K):
-    if K is FLOAT:
-        return np.linalg.inv(M)
-    import mpmath
-
-    inv = mpmath.matrix(M.tolist()) ** -1
-    return np.array(inv.tolist(), dtype=object)
-
-
-def lemma_10_000(seq, run, theta, K=FLOAT):
-    """sum_t eta_t/2 g_t^T A_t^{-1} g_t <= sum_k log(1 + lambda_k(C_n)/lam)  (seed 000, Lemma 10)."""
-    lam = K.num(seq.params["lam"])
-    lhs = sum(_eta_g_A_g(r, seq, K) / 2 for r in run.learner.trace)
-    return lhs, _log_det_term(run, K, lam)
-
-
-def _eta_g_A_g(r, seq, K):
-    """eta_t g_t^T A_t^{-1} g_t of a round, as sigma(m) sigma(-m) x^T A_t^{-1} x / (1 + BR), m = y_t yhat_t: equal
-    (g_t = -y x sigma(-m), eta_t = e^m/(1 + BR), e^m sigma(-m)^2 = sigma(m) sigma(-m)), and free of e^m overflowing
-    while sigma(-m)^2 underflows (inf * 0 = NaN at B = 392, R = 317)."""
-    yhat = r["yhat"] if "yhat" in r else r["theta_hat"] @ r["x"]
-    m = r["y"] * yhat
-    BR1 = 1 + K.num(seq.params["B"]) * K.num(seq.params["R"])
-    return K.sigmoid(m) * K.sigmoid(-m) * (r["x"] @ r["A_inv"] @ r["x"]) / BR1
-
-
-def _Z(r):
-    gm, g = r["g_minus"], r["g"]
-    s = g + gm
-    return (gm @ r["A_inv"] @ gm) / 4 - (s @ r["A_inv_prev"] @ s) / 4
-
-
-def _worst_round(pairs):
-    return max(pairs, key=lambda lr: ratio(lr[0], lr[1]))
-
-
-def b1_chain_000(seq, run, theta, K=FLOAT):
-    """Per round (App. B.1): Z_t <= -1/2 g_t^T A_t^{-1} g_t^{-y_t}."""
-    return _worst_round([(_Z(r), -(r["g"] @ r["A_inv"] @ r["g_minus"]) / 2) for r in run.learner.trace])
-
-
-def b1_zt_bound_000(seq, run, theta, K=FLOAT):
-    """Per round (App. B.1): Z_t <= (1+BR) eta_t/2 g_t^T A_t^{-1} g_t."""
-    BR1 = 1 + K.num(seq.params["B"]) * K.num(seq.params["R"])
-    return _worst_round([(_Z(r), BR1 * r["eta"] / 2 * (r["g"] @ r["A_inv"] @ r["g"])) for r in run.learner.trace])
-
-
-def equation_21_000(seq, run, theta, K=FLOAT):
-    """sum_t Z_t <= (1+BR) sum_k log(1 + lambda_k(C_n)/lam)  (eq. (21))."""
-    p = seq.params
-    lam = K.num(p["lam"])
-    return sum(_Z(r) for r in run.learner.trace), (1 + K.num(p["B"]) * K.num(p["R"])) * _log_det_term(run, K, lam)
-
-
-def equation_22_000(seq, run, theta, K=FLOAT):
-    """sum_t Z_t <= d(1+BR) log(1 + n R^2 / (8 d (1+BR) lam))  (eq. (22))."""
-    return sum(_Z(r) for r in run.learner.trace), _thm1_log_term(seq, K, K.num(seq.params["lam"]))
-
-
 # --------------------------------------------------------------------------- seed 002
 def _kappa(alpha, K):
     return K.exp(1 / (2 * (alpha - K.num(9) / 8)))
-
-
-def _lin_regret_parts(seq, run, K):
-    """sum_t g_t yhat_t and h_T = -sum_t g_t x_t."""
-    X = K.arr(seq.X)
-    G = run.extra["G"]
-    alg = sum(g * yh for g, yh in zip(G, run.preds))
-    h = K.zeros(X.shape[1])
-    for g, x in zip(G, X):
-        h = h - g * x
-    return alg, h
 
 
 def _maximise_1d(fn: Callable[[float], float], scale: float) -> float:
@@ -376,7 +256,7 @@ def theorem_3_4_002(seq, run, u, K=FLOAT):
     p = seq.params
     alpha, d, T = K.num(p["alpha"]), K.num(p["d"]), K.num(seq.n)
     X = K.arr(seq.X)
-    alg, h = _lin_regret_parts(seq, run, K)
+    alg, h = lin_regret_parts(seq, run, K)
     u = K.arr(u)
     rhs = _kappa(alpha, K) * (1 + K.log(T))
     for i in range(X.shape[1]):
@@ -420,25 +300,6 @@ def _observed_columns(X) -> list[int]:
     return sorted(seen | ({first_unseen} if first_unseen is not None else set()))
 
 
-def _psi2(h, S_pinv, Gamma, alpha, K):
-    """psi_t(h, S) = exp(1/(2 alpha) h^T S^+ h - Gamma_t), as printed in Section 4.2."""
-    return K.exp(h @ S_pinv @ h / (2 * alpha) - Gamma)
-
-
-def lemma_4_3_002(seq, run, u, K=FLOAT):
-    """Per trial: g_t x_t^T w_t + psi_t(h_t, S_t) <= psi_{t-1}(h_{t-1}, S_{t-1}) with psi as printed."""
-    alpha = K.num(seq.params["alpha"])
-    states = run.extra["states"] + [{"S_prev": run.learner.S, "h_prev": run.learner.h, "Gamma_prev": run.learner.Gamma}]
-    pairs = []
-    for t in range(seq.n):
-        a, b = states[t], states[t + 1]
-        g = run.extra["G"][t]
-        lhs = g * run.preds[t] + _psi2(b["h_prev"], K.pinv_sym(b["S_prev"]), b["Gamma_prev"], alpha, K)
-        rhs = _psi2(a["h_prev"], K.pinv_sym(a["S_prev"]), a["Gamma_prev"], alpha, K)
-        pairs.append((lhs, rhs))
-    return _worst_round(pairs)
-
-
 def lemma_4_4_002(seq, run, u, K=FLOAT):
     """sum_t x_t^T S_t^+ x_t <= r + (1+r) r / 2 log(1 + 2 sum_t ||x_t||^2 / ((1+r) r lambda*))."""
     X = K.arr(seq.X)
@@ -459,179 +320,59 @@ def lemma_4_4_002(seq, run, u, K=FLOAT):
     return lhs, r + (1 + r) * r / 2 * K.log(1 + 2 * sq / ((1 + r) * r * lam_star))
 
 
-def worst_u_002_thm45(seq, run, corrected: bool = False) -> np.ndarray:
-    """The comparator maximising regret - bound of Theorem 4.5: u = rho S^+ h / ||h||_{S^+} (Lemma 4.1)."""
-    alpha = float(seq.params["alpha"])
-    L = run.learner
-    S_pinv = np.linalg.pinv(np.asarray(L.S, float), hermitian=True, rcond=1e-12)
-    h = np.asarray(L.h, float)
-    hn = math.sqrt(max(float(h @ S_pinv @ h), 0.0))
-    Gamma = float(L.Gamma)
-    if hn == 0:
-        return np.zeros(len(h))
-    def f(r):
-        coef = 1.0 if corrected else math.log(alpha)
-        return r * hn - r * math.sqrt(alpha * math.log1p(alpha * r * r) + coef * Gamma)
-    rho = _maximise_1d(f, 1.0)
-    return rho * (S_pinv @ h) / hn
-
-
-def theorem_4_5_002(seq, run, u, K=FLOAT):
-    """regret_T(u) <= ||u||_{S_T} sqrt(alpha log(1 + alpha ||u||_{S_T}^2) + log(alpha) Gamma_T) + 1."""
-    alpha = K.num(seq.params["alpha"])
-    alg, h = _lin_regret_parts(seq, run, K)
-    u = K.arr(u)
-    X = K.arr(seq.X)
-    uS2 = sum((x @ u) ** 2 for x in X)
-    return alg + h @ u, K.sqrt(uS2) * K.sqrt(alpha * K.log(1 + alpha * uS2) + K.log(alpha) * run.learner.Gamma) + 1
-
-
-def theorem_4_5_corrected_002(seq, run, u, K=FLOAT):
-    """Corrected variant: Gamma_T instead of log(alpha) Gamma_T (what the derivation of Section 4.2 gives)."""
-    alpha = K.num(seq.params["alpha"])
-    alg, h = _lin_regret_parts(seq, run, K)
-    u = K.arr(u)
-    X = K.arr(seq.X)
-    uS2 = sum((x @ u) ** 2 for x in X)
-    return alg + h @ u, K.sqrt(uS2) * K.sqrt(alpha * K.log(1 + alpha * uS2) + run.learner.Gamma) + 1
-
-
-# --------------------------------------------------------------------------- seed 003
-def _ftrl_regret(seq, run, w_cmp, K):
-    X = [K.num(x[0]) for x in seq.X]
-    D = K.num(seq.params["D"])
-    w = K.num(w_cmp[0]) if hasattr(w_cmp, "__len__") else K.num(w_cmp)
-    w = max(min(w, D), -D)
-    alg = sum(K.softplus(x * wt) for x, wt in zip(X, run.extra["ws"]))
-    return alg - sum(K.softplus(x * w) for x in X), w
-
-
-def theorem_9_explicit_003(seq, run, w_cmp, K=FLOAT):
-    """Regret_T <= 48 D log(T+1) + 24 D T^{1/3} + 480 D^3 T^{1/3} + D/16 T^{1/3}  (Section 5.3.3)."""
-    D, T = K.num(seq.params["D"]), K.num(seq.n)
-    c = T ** (K.num(1) / 3)
-    regret, _ = _ftrl_regret(seq, run, w_cmp, K)
-    return regret, 48 * D * K.log(T + 1) + 24 * D * c + 480 * D ** 3 * c + D / 16 * c
-
-
-def theorem_9_vacuous_003(space) -> str:
-    """Why Theorem 9's bound cannot be violated on ``space`` ("" if it can): any w_t, w in [-D, D] with |x| <= 1
-    have regret <= 2 D T (the logistic loss is 1-Lipschitz in x w), and bound / (2 D T) grows with D and falls
-    with T, so the bound exceeds that cap everywhere iff it does at the smallest D and the largest T tried."""
-    D = space.param("D").lo
-    n = space.param("n")
-    T = max((n.hi, *n.probes))
-    c = T ** (1 / 3)
-    bound = 48 * D * math.log(T + 1) + 24 * D * c + 480 * D ** 3 * c + D / 16 * c
-    if bound < 2 * D * T:
-        return ""
-    return (f"the bound exceeds 2 D T, the largest regret any learner can have, on every sequence the hunt can build "
-            f"(at D = {D:g}, T = {T:g}: bound {bound:.4g} >= 2DT = {2 * D * T:.4g}; it falls below only for "
-            f"T > (240 D^2)^(3/2) ~ {(240 * D * D) ** 1.5:.3g}): the hunt cannot fail, so it shows nothing")
-
-
-def equation_13_003(seq, run, w_cmp, K=FLOAT):
-    """Regret_T <= sum_t |y_t (w_t - w_{t+1})| + eta^{-1} D/16 <= sum_t |y_t (u_t - u_{t+1})| + D/16 T^{1/3}; worst of the two."""
-    D, T = K.num(seq.params["D"]), K.num(seq.n)
-    regret, _ = _ftrl_regret(seq, run, w_cmp, K)
-    L, ws, us = run.learner, run.extra["ws"], run.extra["us"]
-    ys = [L.surrogate(x[0], ws[t])[1] for t, x in enumerate(K.arr(seq.X))]
-    c = T ** (K.num(1) / 3)
-    first = sum(abs(y * (ws[t] - ws[t + 1])) for t, y in enumerate(ys)) + c * D / 16
-    second = sum(abs(y * (us[t] - us[t + 1])) for t, y in enumerate(ys)) + D / 16 * c
-    return _worst_round([(regret, first), (first, second)])
-
-
-def _surrogate_min(seq, run, K):
-    """min over [-D, D] of sum_t l~_t (a convex piecewise quadratic: two clipped vertices)."""
-    L, ws = run.learner, run.extra["ws"]
-    X = [K.num(x[0]) for x in seq.X]
-    D = K.num(seq.params["D"])
-    tot = {1: [K.num(0)] * 3, -1: [K.num(0)] * 3}
-    for x, wt in zip(X, ws):
-        a0, y, c, case = L.surrogate(x, wt)
-        q = L.beta / 2 * y * y
-        for s in (1, -1):
-            quad = case == "both" or (case == "left" and s == -1) or (case == "right" and s == 1)
-            cc = c if case == "both" else 0
-            tot[s][0] += q if quad else 0
-            tot[s][1] += y - (2 * q * cc if quad else 0)
-            tot[s][2] += a0 + (q * cc * cc if quad else 0)
-    best = None
-    for s in (1, -1):
-        a, b, k = tot[s]
-        cands = [K.num(0), s * D] + ([-b / (2 * a)] if a > 0 else [])
-        for w in cands:
-            if (s == 1 and 0 <= w <= D) or (s == -1 and -D <= w <= 0):
-                v = a * w * w + b * w + k
-                best = (v, w) if best is None or v < best[0] else best
-    return best
-
-
-def lemma_11_003(seq, run, w_cmp, K=FLOAT):
-    """Regret on the logistic losses <= regret on the surrogates l~_t of eq. (4) (both against min over K)."""
-    regret, _ = _ftrl_regret(seq, run, w_cmp, K)
-    L, ws = run.learner, run.extra["ws"]
-    surr_alg = sum(L.surrogate_value(x[0], wt, wt) for x, wt in zip(K.arr(seq.X), ws))
-    return regret, surr_alg - _surrogate_min(seq, run, K)[0]
-
-
-def lemma_13_003(seq, run, w_cmp, K=FLOAT):
-    """FTL-BTL: sum f_t(w_t) - f_t(v) <= sum f_t'(w_t)(w_t - w_{t+1}) + eta^{-1}(R(v) - R(w_1)), worst v = w_{T+1}."""
-    L, ws = run.learner, run.extra["ws"]
-    D, T = K.num(seq.params["D"]), K.num(seq.n)
-    eta_inv = T ** (K.num(1) / 3)
-    X = [K.num(x[0]) for x in seq.X]
-    v = ws[-1]
-    lhs = sum(L.surrogate_value(x, wt, wt) - L.surrogate_value(x, wt, v) for x, wt in zip(X, ws))
-    rhs = sum(L.surrogate(x, ws[t])[1] * (ws[t] - ws[t + 1]) for t, x in enumerate(X))
-    rhs += eta_inv * (v * v - ws[0] * ws[0]) / (16 * D)
-    return lhs, rhs
-
-
 # --------------------------------------------------------------------------- the table
-_B000 = {"d": 2, "n": 30, "B": 3.0, "R": 1.0, "lam": 0.5}
 TARGETS: dict[str, Target] = {t.claim: t for t in [
-    Target("000:theorem-1", "binary", "aioli", theorem_1_000, _B000, "ball-lam"),
-    Target("000:equation-4", "binary", "aioli-b2", equation_4_000, {**_B000, "lam": None}, "ball"),
-    Target("000:theorem-7", "binary", "aioli-eps", theorem_7_000, {**_B000, "eps": 1e-3}, "ball-lam"),
-    Target("000:theorem-4", "binary", "aioli-alg2", theorem_4_000, {**_B000, "n": 20}, "ball-lam",
-           note="Algorithm 2 run as Lemmas 2-3 define it (A_{t-1}, b_{t-1} of eq. (5)); the box's "
-                "L_0 = lam^{-1/2} I and b_t without 1/2 are read as typos"),
-    Target("000:lemma-10", "binary", "aioli", lemma_10_000, _B000, "none"),
-    Target("000:theorem-7/b1-chain", "binary", "aioli", b1_chain_000, _B000, "none"),
-    Target("000:theorem-7/b1-zt-bound", "binary", "aioli", b1_zt_bound_000, _B000, "none"),
-    Target("000:equation-21", "binary", "aioli", equation_21_000, _B000, "none"),
-    Target("000:equation-22", "binary", "aioli", equation_22_000, _B000, "none"),
-    Target("002:theorem-3.4", "gradient", "si1", theorem_3_4_002, {"d": 2, "n": 30, "alpha": 1.5}, "free-34"),
-    Target("002:lemma-3.3", "gradient", "si1", lemma_3_3_002, {"d": 2, "n": 30, "alpha": 1.5}, "none"),
-    Target("002:lemma-4.3", "gradient", "si2", lemma_4_3_002, {"d": 2, "n": 30, "alpha": 1.5}, "none"),
-    Target("002:lemma-4.4", "gradient", "none", lemma_4_4_002, {"d": 2, "n": 30, "alpha": 1.5}, "none"),
-    Target("002:theorem-4.5", "gradient", "si2", theorem_4_5_002, {"d": 2, "n": 30, "alpha": 1.2}, "free-45"),
-    Target("002:theorem-4.5/corrected", "gradient", "si2", theorem_4_5_corrected_002,
-           {"d": 2, "n": 30, "alpha": 1.2}, "free-45c"),
-    Target("003:theorem-9", "absorbed", "ftrl003", theorem_9_explicit_003, {"D": 2.0, "n": 60}, "interval",
-           vacuous=theorem_9_vacuous_003),
-    Target("003:theorem-9/explicit", "absorbed", "ftrl003", theorem_9_explicit_003, {"D": 2.0, "n": 60}, "interval",
-           vacuous=theorem_9_vacuous_003),
-    Target("003:equation-13", "absorbed", "ftrl003", equation_13_003, {"D": 2.0, "n": 60}, "interval"),
-    Target("003:lemma-11", "absorbed", "ftrl003", lemma_11_003, {"D": 2.0, "n": 60}, "interval"),
-    Target("003:lemma-13", "absorbed", "ftrl003", lemma_13_003, {"D": 2.0, "n": 60}, "none"),
+    Target("002:theorem-3.4", "gradient", "si1", theorem_3_4_002, {"d": 2, "n": 30, "alpha": 1.5}, "free-34",
+           space="scale-invariant"),
+    Target("002:lemma-3.3", "gradient", "si1", lemma_3_3_002, {"d": 2, "n": 30, "alpha": 1.5}, "none",
+           space="scale-invariant"),
+    Target("002:lemma-4.4", "gradient", "none", lemma_4_4_002, {"d": 2, "n": 30, "alpha": 1.5}, "none",
+           space="inputs-only"),
 ]}
 
 
 def comparator_for(target: Target, seq: Sequence, run: Run) -> Any:
     if target.comparator == "free-34":
         return worst_u_002_thm34(seq, run)
-    if target.comparator in ("free-45", "free-45c"):
-        return worst_u_002_thm45(seq, run, corrected=target.comparator == "free-45c")
+    if target.comparator == "S-direction":
+        return worst_u_on_ray(target.bound, seq, run)
     return comparator(target, seq, run)
+
+
+def worst_u_on_ray(bound, seq: Sequence, run: Run) -> np.ndarray:
+    """The comparator u = rho S_T^+ h_T / ||h_T||_{S_T^+} (the direction of Lemma 4.1, 002) with rho >= 0 maximising
+    lhs - rhs of the declared bound along the ray (u = 0 unless that gains more than rounding), where
+    regret_T(u) = sum_t g_t yhat_t + rho ||h_T||_{S_T^+} and ||u||_{S_T}^2 = rho^2 (S^+ S S^+ = S^+): a function of
+    rho, ||h_T||_{S_T^+} and the run, so the same whatever the rotation of the inputs. For ``regret <= f(||u||_S)``
+    (the only form the loader accepts) the ray holds the worst u: at ||u||_S = r, h^T u is at most r ||h||_{S^+}.
+    Only the choice of u is made here; the bound is then evaluated at u itself. ``bound`` may be a planted
+    variant (its ``wraps`` is the declared bound, its ``adjust`` the change it makes to the sides)."""
+    declared, adjust = getattr(bound, "wraps", bound), getattr(bound, "adjust", None)
+    L = run.learner
+    S_pinv = np.linalg.pinv(np.asarray(L.S, float), hermitian=True, rcond=1e-12)
+    h = np.asarray(L.h, float)
+    hn = math.sqrt(max(float(h @ S_pinv @ h), 0.0))
+    if hn == 0:
+        return np.zeros(len(h))
+    values = declared.values(seq, run, np.zeros(len(h)), FLOAT)  # the regret at u = 0: sum_t g_t yhat_t
+    alg = values["regret"]
+
+    def gap(r: float) -> float:
+        lhs, rhs = declared.sides({**values, "regret": alg + r * hn, "u_S_sq": r * r}, FLOAT)
+        lhs, rhs = adjust(lhs, rhs, FLOAT) if adjust is not None else (lhs, rhs)
+        g = float(lhs - rhs)
+        return g if not math.isnan(g) else -math.inf  # a NaN on the grid must not win the argmax
+
+    with np.errstate(all="ignore"):
+        rho, at_0 = _maximise_1d(gap, 1.0), gap(0.0)
+        if not gap(rho) - at_0 > 1e-12 * (1 + abs(at_0)):
+            rho = 0.0  # a gain at rounding level is none (the sides' constants, e.g. + 1, round the gap off)
+    return rho * (S_pinv @ h) / hn
 
 
 def needs_trace(target: Target) -> bool:
     """Whether the bound reads the learner's per-round quantities (a planted variant: its original's)."""
-    bound = getattr(target.bound, "wraps", target.bound)
-    return bound in (lemma_10_000, b1_chain_000, b1_zt_bound_000, equation_21_000, equation_22_000)
+    return getattr(getattr(target.bound, "wraps", target.bound), "needs_trace", False)
 
 
 def evaluate(target: Target, seq: Sequence, K=FLOAT, cmp: Any = None) -> tuple:
@@ -644,12 +385,16 @@ def evaluate(target: Target, seq: Sequence, K=FLOAT, cmp: Any = None) -> tuple:
 
 
 def evaluate_full(target: Target, seq: Sequence) -> tuple:
-    """(lhs, rhs, comparator) in float64: what a candidate artefact stores."""
+    """(lhs, rhs, comparator, cap) in float64: what a candidate artefact stores, and the largest lhs the run allows
+    (:func:`~olr_verify.hunting.run_quantities.regret_cap` for a bound on the regret, else +inf): where
+    rhs >= cap the sequence could not have violated the bound."""
     trace = needs_trace(target)
     run = run_learner(target, seq, FLOAT, trace=trace)
     cmp = comparator_for(target, seq, run)
     lhs, rhs = target.bound(seq, run, cmp, FLOAT)
-    return float(lhs), float(rhs), cmp
+    bound = getattr(target.bound, "wraps", target.bound)
+    cap = regret_cap(seq, run) if getattr(bound, "bounds_regret", False) else math.inf
+    return float(lhs), float(rhs), cmp, cap
 
 
 def with_defaults(target: Target, params: dict | None = None) -> dict:
@@ -659,17 +404,128 @@ def with_defaults(target: Target, params: dict | None = None) -> dict:
     return p
 
 
-def lemma_4_3_corrected_002(seq, run, u, K=FLOAT):
-    """Lemma 4.3 with the potential the proof uses: psi_t = exp((h^T S^+ h - Gamma_t) / (2 alpha)) (eq. (10))."""
-    alpha = K.num(seq.params["alpha"])
-    states = run.extra["states"] + [{"S_prev": run.learner.S, "h_prev": run.learner.h, "Gamma_prev": run.learner.Gamma}]
-
-    def psi(st):
-        return K.exp((st["h_prev"] @ K.pinv_sym(st["S_prev"]) @ st["h_prev"] - st["Gamma_prev"]) / (2 * alpha))
-
-    return _worst_round([(run.extra["G"][t] * run.preds[t] + psi(states[t + 1]), psi(states[t]))
-                         for t in range(seq.n)])
+# --------------------------------------------------------------------------- bounds declared in the papers' data
+FAMILIES = ("binary", "gradient", "absorbed")
+COMPARATORS = {"binary": ("ball", "ball-lam", "none"), "gradient": ("S-direction", "none"),
+               "absorbed": ("interval", "none")}
+LEARNERS = {"binary": ("aioli", "aioli-b2", "aioli-eps", "aioli-alg2"), "gradient": ("si2",), "absorbed": ("ftrl003",)}
+_HUNT_FIELDS = {"learner", "family", "comparator", "lhs", "rhs", "per_round", "defaults", "space", "budget", "note"}
 
 
-TARGETS["002:lemma-4.3/corrected"] = Target("002:lemma-4.3/corrected", "gradient", "si2", lemma_4_3_corrected_002,
-                                            {"d": 2, "n": 30, "alpha": 1.5}, "none")
+#: The parameters each learner of a declared hunt reads (besides n), from the space or the defaults.
+LEARNER_PARAMS = {"aioli": ("d", "B", "R", "lam"), "aioli-b2": ("d", "B", "R"), "aioli-eps": ("d", "B", "R", "lam", "eps"),
+                  "aioli-alg2": ("d", "B", "R", "lam"), "si2": ("d", "alpha"), "ftrl003": ("D",)}
+#: Quantities that read the comparator: a hunt that uses one needs a comparator other than "none".
+MAX_BUDGET = 10_000
+
+
+def target_from_toml(claim: str, hunt: Any, space, where: str) -> tuple[Target, tuple[int, int]]:
+    """The :class:`Target` of a ``[claim.hunt]`` table (module run_quantities; docs/claims.md) and its budget
+    (sequences in full and quick mode). ``space`` is the :class:`~olr_verify.hunting.space.Space` it names. Every
+    malformed table is a ValueError naming the field."""
+    def fail(message: str):
+        raise ValueError(f"{where}: hunt: {message}")
+
+    if not isinstance(hunt, dict) or set(hunt) - _HUNT_FIELDS or not {"learner", "family", "lhs", "rhs",
+                                                                     "space"} <= set(hunt):
+        fail(f"needs learner, family, lhs, rhs, space (fields among {sorted(_HUNT_FIELDS)})")
+    family, learner = hunt["family"], hunt["learner"]
+    if not (isinstance(family, str) and isinstance(learner, str) and learner in LEARNERS.get(family, ())):
+        fail(f"family and learner among {LEARNERS} (the run quantities are defined for these)")
+    comparator_kind = hunt.get("comparator", COMPARATORS[family][0])
+    per_round = hunt.get("per_round", False)
+    if comparator_kind not in COMPARATORS[family] or type(per_round) is not bool:
+        fail(f"comparator among {COMPARATORS[family]}, per_round true or false")
+    budget = hunt.get("budget", [400, 60])
+    if not (isinstance(budget, list) and len(budget) == 2
+            and all(type(b) is int and 0 < b <= MAX_BUDGET for b in budget)):
+        fail(f"budget is [full, quick]: two numbers of sequences from 1 to {MAX_BUDGET}")
+    if not all(isinstance(hunt[k], str) for k in ("space", *(("note",) if "note" in hunt else ()))):
+        fail("space and note are strings")
+    sides = [hunt["lhs"], hunt["rhs"]]
+    if not all(isinstance(v, str) or (isinstance(v, list) and v and all(isinstance(e, str) for e in v))
+               for v in sides):
+        fail("lhs and rhs are expressions (strings) or lists of them")
+    defaults = _defaults(hunt.get("defaults", {}), space, fail)
+    searched = [p.name for p in space.params]
+    known = set(searched) | set(defaults) | ({"lam"} if learner == "aioli-b2" else set())  # lam = 1/B^2 derived
+    missing = [k for k in LEARNER_PARAMS[learner] if k not in known]
+    if missing:
+        fail(f"{learner} needs {', '.join(missing)}: give a range in the space or a value in defaults")
+    reserved = set(QUANTITIES_OF[family]) | set(ROUND_QUANTITIES_OF[family])
+    if reserved & known:
+        fail(f"a parameter may not be named as a run quantity ({', '.join(sorted(reserved & known))})")
+    try:
+        bound = ExpressionBound(hunt["lhs"], hunt["rhs"], family, sorted(known - {"n", "d"}), per_round=per_round)
+    except (ValueError, ArithmeticError, TypeError) as exc:
+        fail(str(exc))
+    if per_round and not bound.round_quantities:
+        fail("per_round = true needs a per-round quantity in lhs or rhs")
+    if comparator_kind == "none" and set(bound.quantities) & COMPARATOR_QUANTITIES:
+        fail(f"{', '.join(sorted(set(bound.quantities) & COMPARATOR_QUANTITIES))} read the comparator: choose one")
+    if comparator_kind == "S-direction" and not (bound.bounds_regret and "regret" not in bound.rhs_names):
+        fail("the S-direction comparator searches u along S^+ h, which finds the worst u only for regret <= an "
+             "expression of ||u||_S (u_S_sq) and the run: lhs = \"regret\", one relation, not per round")
+    return (Target(claim, family, learner, bound, defaults, comparator_kind, note=hunt.get("note", ""),
+                   space=hunt["space"]), (budget[0], budget[1]))
+
+
+def _defaults(defaults: Any, space, fail) -> dict:
+    """The hunt's starting point: finite numbers, inside the space's ranges (or at a boundary value)."""
+    if not (isinstance(defaults, dict) and all(type(v) in (int, float) and math.isfinite(v)
+                                               for v in defaults.values())):
+        fail("defaults is a table of finite numbers")
+    for p in space.params:
+        v = defaults.get(p.name)
+        if v is not None and not (p.lo <= v <= p.hi or v in p.boundary):
+            fail(f"defaults.{p.name} = {v} is outside its space's range [{p.lo}, {p.hi}]")
+    return dict(defaults)
+
+
+def load_spaces(data: dict, where: str) -> dict[str, Any]:
+    """name -> :class:`~olr_verify.hunting.space.Space` of the ``[hunt_space.<name>]`` tables of a parsed paper.toml."""
+    from olr_verify.hunting.space import space_from_toml
+
+    spaces = data.get("hunt_space", {})
+    if not isinstance(spaces, dict):
+        raise ValueError(f"{where}: hunt_space must be a table of named spaces")
+    return {name: space_from_toml(table, f"{where}: hunt_space.{name}") for name, table in spaces.items()}
+
+
+def load_declared(data: dict, where: str) -> dict[str, tuple[Target, tuple[int, int]]]:
+    """claim id -> (target, budget) of every ``[claim.hunt]`` of a parsed paper.toml (its space: ``target.space``)."""
+    spaces = load_spaces(data, where)
+    out = {}
+    for entry in data.get("claim", []):
+        if isinstance(entry, dict) and "hunt" in entry:
+            at = f"{where}: claim {entry.get('id')}"
+            name = entry["hunt"].get("space") if isinstance(entry["hunt"], dict) else None
+            if name not in spaces:
+                raise ValueError(f"{at}: hunt.space {name!r} is not a [hunt_space.<name>] table of this file")
+            out[entry["id"]] = target_from_toml(entry["id"], entry["hunt"], spaces[name], at)
+    return out
+
+
+#: (full, quick) sequences of each declared hunt (``hunt.budget``); a bound hunted in Python: 400 and 60.
+BUDGETS: dict[str, tuple[int, int]] = {}
+
+
+def _load_seed_hunts() -> None:
+    """Register the hunted bounds the seed papers declare as data, and every hunted bound's space (space.SPACES)."""
+    import tomllib
+    from pathlib import Path
+
+    from olr_verify.hunting.space import SPACES
+
+    for path in sorted((Path(__file__).resolve().parents[1] / "papers").glob("*/paper.toml")):
+        data = tomllib.loads(path.read_text("utf-8"))
+        spaces = load_spaces(data, str(path))
+        for claim, (target, budget) in load_declared(data, str(path)).items():
+            TARGETS[claim], BUDGETS[claim] = target, budget
+        key = data["paper"]["key"]
+        for claim, target in TARGETS.items():
+            if claim.startswith(key + ":") and target.space:
+                SPACES[claim] = spaces[target.space]
+
+
+_load_seed_hunts()

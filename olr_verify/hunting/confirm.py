@@ -10,6 +10,7 @@ that does not survive is reported as a ``near_violation``, never as a refutation
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import mpmath
@@ -79,9 +80,10 @@ def hypotheses_broken(target, rep: dict) -> str | None:
         for par in space.params if space is not None else ():
             if par.name in params and params[par.name] is not None:
                 v = float(q(params[par.name]))  # the range ends are floats: compare to their rounding
-                if not (par.lo - 1e-12 * abs(par.lo) <= v <= par.hi + 1e-12 * abs(par.hi) or v in par.probes):
-                    return (f"{par.name} = {params[par.name]} outside the searched range [{par.lo}, {par.hi}] "
-                            f"and its probes {list(par.probes)}")
+                if not (par.lo - 1e-12 * abs(par.lo) <= v <= par.hi + 1e-12 * abs(par.hi) or v in par.probes
+                        or v in par.boundary or (v > par.hi and _raised(space, params, par.name, v))):
+                    return (f"{par.name} = {params[par.name]} outside the searched range [{par.lo}, {par.hi}], "
+                            f"its boundary values {list(par.boundary)} and its probes {list(par.probes)}")
         for name in (space.fixed if space is not None else {}):
             if name not in target.defaults or name not in params:
                 continue
@@ -109,9 +111,21 @@ def hypotheses_broken(target, rep: dict) -> str | None:
                     return f"||x_{worst + 1}|| > R = {params['R']}"
         if rep["family"] == "gradient" and any(abs(q(g)) > 1 for g in Y):
             return "a gradient g_t has |g_t| > 1"
+        if rep["family"] == "absorbed" and any(abs(v) > 1 for row in X for v in row):
+            return "an x_t has |x_t| > 1"
     except (KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
         return f"malformed data ({type(exc).__name__}: {exc})"[:200]
     return None
+
+
+def _raised(space, params: dict, name: str, value: float) -> bool:
+    """Whether ``value`` is what the space's admissibility rule makes of the point (Algorithm 2's lam raised to
+    R^2/10 where R is large: above the searched range of lam, inside the printed lam > 0)."""
+    floats = {k: float(v) for k, v in params.items() if isinstance(v, (int, float, str)) and k != "family"}
+    try:
+        return float(space.admissible({**floats, name: 0.0}).get(name, math.nan)) == value
+    except (TypeError, ValueError):
+        return False
 
 
 ESCALATION = ((120, 200), (300, 500))   # when 50/80 digits disagree (the computation loses digits)

@@ -25,7 +25,7 @@ the learner on the stored sequence.
 A hunt that could not have failed shows nothing: on a sequence whose predictions satisfy ``|yhat_t| <= P`` the
 regret is at most ``n (log(1 + e^P) - log(1 + e^{-BR}))`` (the comparator's loss is at least ``log(1 + e^{-BR})``
 per round), so where the bound is above that cap for every sequence tried at every parameter point, the claim is
-``inconclusive`` (vacuous on what was tried), as the Python hunts do (``Target.vacuous``). A bound or a learner
+``inconclusive`` (vacuous on what was tried), as the campaign hunts do (``run_quantities.regret_cap``). A bound or a learner
 argument that is not a finite real number at a tried point, a learner that refuses the point's arguments or the
 hunt's inputs, and arithmetic that fails there leave that point untested: the claim is then ``inconclusive``,
 never ``verified`` and never an ``error``.

@@ -53,11 +53,13 @@ class HuntResult:
     probe_violations: list = dataclasses.field(default_factory=list)  # float64, above rounding level, not replayed
     undecided: int = 0      # sequences the float64 evaluation did not decide (:func:`_undecided`)
     undecided_at: dict = dataclasses.field(default_factory=dict)  # the parameters of the first of them
+    could_fail: int = 0     # sequences whose rhs was below the largest lhs their run allows (all, where unknown)
+    unreplayed: int = 0     # float64 violations (one per region) beyond MAX_CANDIDATES, not replayed
 
     def summary(self) -> dict:
         return {"best_ratio": round(self.best.ratio, 6), "best_found_by": self.best.how,
                 "baseline_ratio": round(self.baseline.ratio, 6), "sequences_evaluated": self.evaluated,
-                "sequences_not_finite": self.undecided,
+                "sequences_not_finite": self.undecided, "sequences_that_could_fail": self.could_fail,
                 "seconds": round(self.seconds, 2), "rounds_simulated": self.work,
                 "ratio_by_strategy": {k: round(v, 6) for k, v in self.by_strategy.items()}}
 
@@ -286,16 +288,18 @@ def _undecided(t: Target, lhs: float, rhs: float) -> bool:
     return not (lhs < rhs if t.kind == "upper" else lhs > rhs)
 
 
-def _score(t: Target, seq: Sequence) -> tuple[float, float, float, Any]:
+def _score(t: Target, seq: Sequence) -> tuple[float, float, float, Any, bool]:
+    """(ratio, lhs, rhs, comparator, whether the sequence could have violated the bound: rhs below its cap)."""
     try:
         with np.errstate(all="ignore"):
-            lhs, rhs, cmp = evaluate_full(t, seq)
+            lhs, rhs, cmp, cap = evaluate_full(t, seq)
     except (FloatingPointError, OverflowError, ValueError, np.linalg.LinAlgError, ZeroDivisionError):
-        return -math.inf, math.nan, math.nan, None
+        return -math.inf, math.nan, math.nan, None, True
     r = ratio(lhs, rhs) if math.isfinite(lhs) and math.isfinite(rhs) else -math.inf
     if not math.isfinite(r):
         r = -math.inf
-    return (r if t.kind == "upper" else -r), lhs, rhs, cmp
+    could_fail = not rhs >= cap + 1e-9 * max(1.0, abs(cap))  # NaN or an unknown cap (+inf): it could
+    return (r if t.kind == "upper" else -r), lhs, rhs, cmp, could_fail
 
 
 def _generate(make: Callable, t: Target, p: dict, rng: np.random.Generator) -> Sequence | None:
@@ -334,7 +338,10 @@ def _generate_in_span(make: Callable, t: Target, p: dict, rng: np.random.Generat
 # Rounding level of a probe: sums over n = 10^4 rounds and pseudo-inverses at d = 64 lose far more than the dense
 # search's 1e-12 (e.g. lhs - rhs = 5e-10 at d = 16 on 002 Lemma 4.3, where lhs = rhs = 1 exactly).
 PROBE_NOISE = 1e-8
-MAX_CANDIDATES = 4   # float64 violations replayed at 50/80 digits: the worst of 4 distinct regions
+ROTATED_NOISE = 10   # a probe's margin within 10 times the change a rotated re-run makes is rounding-level
+#: Float64 violations replayed at 50/80 digits: the largest of each region, all of them up to this many; more than
+#: that leaves a violation neither confirmed nor dismissed, so the verdict is inconclusive (checkkit.decide).
+MAX_CANDIDATES = 64
 NOISE = 1e-12        # a float64 margin lhs - rhs below NOISE * max(1, |lhs|, |rhs|) is rounding-level
 
 
@@ -392,11 +399,13 @@ def hunt(claim: str, seconds: float = math.inf, seed: int = 0, params: dict | No
     region = RegionMap(space, pinned) if space is not None else None
 
     undecided, undecided_at = 0, {}
+    can_fail = [0]  # sequences that could have violated the bound (rhs below the regret the run allows)
 
     def consider(seq: Sequence, how: str, is_baseline: bool) -> float:
         nonlocal best, baseline, undecided
         seq = inside_ball(seq)
-        r, lhs, rhs, cmp = _score(t, seq)
+        r, lhs, rhs, cmp, could_fail = _score(t, seq)
+        can_fail[0] += could_fail
         if _undecided(t, lhs, rhs):
             undecided += 1
             if not undecided_at:
@@ -461,10 +470,36 @@ def hunt(claim: str, seconds: float = math.inf, seed: int = 0, params: dict | No
                     sigma = max(sigma * 0.85, 1e-3)
             starts[k % len(starts)] = (cur_r, cur)
             k += 1
-    worst = sorted(candidates.values(), key=_rank, reverse=True)[:MAX_CANDIDATES]
+    worst = sorted(candidates.values(), key=_rank, reverse=True)
     return HuntResult(claim, best, baseline, bud.evals, time.perf_counter() - bud.start, by, progress,
-                      region=region, work=bud.work, pinned=pinned, candidates=worst, undecided=undecided,
-                      undecided_at=undecided_at)
+                      region=region, work=bud.work, pinned=pinned, candidates=worst[:MAX_CANDIDATES],
+                      undecided=undecided, undecided_at=undecided_at, could_fail=can_fail[0],
+                      unreplayed=max(0, len(worst) - MAX_CANDIDATES))
+
+
+def _probe_threshold(lhs: float, rhs: float, noise: float | None) -> float:
+    """The margin lhs - rhs a probe must exceed to count as a violation: ``ROTATED_NOISE`` times the rounding a
+    rotated re-run measured (and ``PROBE_NOISE`` relative to the sides); where nothing was measured (``noise`` None),
+    ``PROBE_NOISE`` relative to the sides and to 1 (the sums' terms are of order 1 even when the sides are not)."""
+    if noise is None:
+        return PROBE_NOISE * max(1.0, abs(lhs), abs(rhs))
+    return max(PROBE_NOISE * max(abs(lhs), abs(rhs)), ROTATED_NOISE * noise)
+
+
+def _rounding(t: Target, seq: Sequence, margin: float, rng: np.random.Generator) -> float | None:
+    """The rounding of a probe's float64 margin lhs - rhs, measured: for a rotation-equivariant learner the same
+    sequence in a randomly rotated basis has the same margin in exact arithmetic, so the change a float64 re-run
+    makes is rounding (None where it cannot be measured: a learner that is not rotation-equivariant, d = 1)."""
+    from olr_verify.hunting.bounds import ROTATION_EQUIVARIANT
+
+    if t.learner not in ROTATION_EQUIVARIANT or seq.X.shape[1] < 2:
+        return None
+    Q = np.linalg.qr(rng.normal(size=(seq.X.shape[1],) * 2))[0]
+    turned = dataclasses.replace(seq, X=np.asarray(seq.X, float) @ Q.T,
+                                 U=None if seq.U is None else np.asarray(seq.U, float) @ Q.T)
+    _, lhs, rhs, _, _ = _score(t, turned)
+    change = abs((lhs - rhs) - margin)
+    return change if math.isfinite(change) else None
 
 
 def probe(res: HuntResult, seed: int) -> HuntResult:
@@ -476,7 +511,8 @@ def probe(res: HuntResult, seed: int) -> HuntResult:
     rounds of an mpmath learner take minutes to hours), so a probe never refutes: a float64 violation whose
     margin is above rounding level is kept in ``res.probe_violations`` and makes the verdict ``inconclusive``
     (:func:`olr_verify.hunting.checkkit.decide`); one at rounding level (lhs - rhs within ``PROBE_NOISE``,
-    relative) is listed in its row and decides nothing."""
+    relative, or within ``ROTATED_NOISE`` times the rounding :func:`_rounding` measures: :func:`_probe_threshold`) is
+    listed in its row and decides nothing."""
     from olr_verify.hunting.space import space_for
 
     t, space = TARGETS[res.claim], space_for(res.claim)
@@ -493,17 +529,22 @@ def probe(res: HuntResult, seed: int) -> HuntResult:
                     if seq is None:
                         continue
                     seq = inside_ball(seq)
-                    r, lhs, rhs, cmp = _score(t, seq)
+                    r, lhs, rhs, cmp, could_fail = _score(t, seq)
                     res.undecided += _undecided(t, lhs, rhs)
+                    res.could_fail += could_fail
                     row = {"param": par.name, "value": value, "adversary": how,
                            "at": "worst point" if base else "default point",
                            "ratio": round(r, 6) if math.isfinite(r) else None}
                     if seq.X.shape[1] != int(p.get("d", seq.X.shape[1])):
                         row["run_dimension"] = int(seq.X.shape[1])
                     if r > 1:
-                        if lhs - rhs > PROBE_NOISE * max(1.0, abs(lhs), abs(rhs)):
-                            res.probe_violations.append({**row, "lhs": lhs, "rhs": rhs, "params": dict(seq.params)})
+                        noise = _rounding(t, seq, lhs - rhs, rng)
+                        if lhs - rhs > _probe_threshold(lhs, rhs, noise):
+                            res.probe_violations.append({**row, "lhs": lhs, "rhs": rhs, "params": dict(seq.params),
+                                                         "rounding_measured": noise})
                         else:
                             row["not_replayed"] = "float64 margin at rounding level"
+                            if noise is not None:
+                                row["rounding_measured"] = noise
                     res.probes.append(row)
     return res

@@ -19,8 +19,10 @@ True
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import time
+from typing import Iterator
 
 from olr_verify.hunting.bounds import TARGETS, Target
 
@@ -30,10 +32,10 @@ def _scaled(bound, scale: str):
         from olr_verify.hunting.numerics import FLOAT
 
         K = FLOAT if K is None else K
-        lhs, rhs = bound(seq, run, cmp, K)
-        return lhs, rhs - (1 - K.num(scale)) * abs(rhs)
+        return planted.adjust(*bound(seq, run, cmp, K), K)
 
     planted.wraps = bound
+    planted.adjust = lambda lhs, rhs, K: (lhs, rhs - (1 - K.num(scale)) * abs(rhs))
     planted.__doc__ = f"PLANTED (false on purpose): {(bound.__doc__ or '').strip().splitlines()[0]} with rhs scaled by {scale}"
     return planted
 
@@ -49,6 +51,22 @@ def plant(claim: str, scale: float) -> str:
 
 def unplant(pid: str) -> None:
     TARGETS.pop(pid, None)
+
+
+@contextlib.contextmanager
+def declared_variant(pid: str, hunt: dict, like: str) -> Iterator[str]:
+    """A variant of a declared hunt (``hunt``: a ``[claim.hunt]`` table, e.g. a claim's with one constant changed)
+    registered as ``pid`` with the space of claim ``like``, for as long as the ``with`` block runs."""
+    from olr_verify.hunting.bounds import target_from_toml
+    from olr_verify.hunting.space import SPACES
+
+    TARGETS[pid], _ = target_from_toml(pid, hunt, SPACES[like], pid)
+    SPACES[pid] = SPACES[like]
+    try:
+        yield pid
+    finally:
+        TARGETS.pop(pid, None)
+        SPACES.pop(pid, None)
 
 
 def known_point_ratio(claim: str, seed: int = 7, evals: int = 40) -> float:
@@ -97,13 +115,14 @@ def attack(claim: str, full: int = 400, margin: float = 1.25, seed: int = 202611
 
 
 def default_budget(claim: str) -> int:
-    """The ``full`` budget the registered check of ``claim`` uses (see checks/hunt_*.py)."""
-    return {"000:theorem-4": 120, "003:theorem-9": 250, "003:theorem-9/explicit": 250, "003:equation-13": 250,
-            "003:lemma-11": 250}.get(claim, 400)
+    """The ``full`` budget the registered check of ``claim`` uses (``hunt.budget`` in its paper.toml)."""
+    from olr_verify.hunting.bounds import BUDGETS
+
+    return BUDGETS.get(claim, (400, 60))[0]
 
 
 def hunted_claims() -> list[str]:
     return [c for c in TARGETS if not c.startswith("planted:")]
 
 
-__all__ = ["plant", "unplant", "attack", "known_point_ratio", "default_budget", "hunted_claims", "Target"]
+__all__ = ["plant", "unplant", "declared_variant", "attack", "known_point_ratio", "default_budget", "hunted_claims", "Target"]

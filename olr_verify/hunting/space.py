@@ -19,10 +19,11 @@ ranges cut below the printed ones, each with its reason.  :class:`RegionMap` rec
 evaluation ``(params, ratio)`` and reports the worst ratio per bin of every parameter, the two most
 influential parameters (largest spread of the per-bin worst ratio) and a heat map over them.
 
->>> sp = SPACES["000:theorem-1"]
+>>> from olr_verify.hunting import bounds  # loads the spaces the papers declare
+>>> sp = SPACES["002:theorem-3.4"]
 >>> sorted(p.name for p in sp.params)
-['B', 'R', 'd', 'lam', 'n']
->>> sp.param("B").decades() >= 4
+['alpha', 'd', 'n']
+>>> sp.param("alpha").decades() >= 4
 True
 """
 from __future__ import annotations
@@ -126,53 +127,65 @@ class Space:
 
 
 # --------------------------------------------------------------------------- the spaces, as printed
-def _n(hi: int, probes: tuple = (1_000, 10_000), costly: tuple = ()) -> Param:
-    return Param("n", 1, hi, "int", boundary=(1, 2), printed="n >= 1", probes=probes, costly_probes=costly)
+#: claim id -> its space. The spaces are data: ``[hunt_space.<name>]`` tables of the seed papers' paper.toml,
+#: named by a ``[claim.hunt]`` table or by a bound hunted in Python (``Target.space``); :mod:`bounds` fills this.
+SPACES: dict[str, Space] = {}
 
 
-_D_OF_X = Param("d", 1, 4, "int", boundary=(1,), printed="d >= 1", probes=(16, 64, 1_000, 10_000))
-_POS = "in (0, inf)"
-_B, _R, _LAM = (Param(k, 1e-3, 1e3, printed=f"{k} {_POS}") for k in ("B", "R", "lam"))
-_CAP_N = ("n searched up to {hi} and d up to 4: the cost of one sequence grows with n d^2; n = 1e3, 1e4 and "
-          "d = 16, 64, 1e3, 1e4 are probed (default point and the hunt's worst point, every adversary). Where d > n "
-          "a probe runs AIOLI and 002's Algorithm 2 exactly in the n-dimensional span of the inputs (they are "
-          "rotation-equivariant, so no sequence of R^d is lost: their n rounds see d only through the bound, which "
-          "for 000's bounds grows with d, so d = n is the hardest case and the large-d probes confirm it), and 002's "
-          "coordinate-wise Algorithm 1 at the full d on inputs supported on n coordinates (only such sequences are "
-          "probed there)")
-_S000 = Space((_D_OF_X, _n(80), _B, _R, _LAM), capped={"n, d": _CAP_N.format(hi=80)})
-_ALPHA = Param("alpha", 9 / 8 + 1e-3, 9 / 8 + 1e3, offset=9 / 8, printed="alpha > 9/8",
-               boundary=(9 / 8 + 1e-3,))
-_CAP_ALPHA = ("alpha - 9/8 >= 1e-3: kappa(alpha) = exp(1/(2(alpha - 9/8))) overflows float64 below "
-              "about 1.4e-3")
-_S002 = Space((_D_OF_X, _n(60), _ALPHA), capped={"alpha": _CAP_ALPHA, "n, d": _CAP_N.format(hi=60)})
-_S003 = Space((_n(300), Param("D", 2.0, 2e4, printed="D >= 2", boundary=(2.0,))),
-              fixed={"eta": "eta = T^{-1/3} by the statement (Theorem 9)"},
-              capped={"n": "T searched up to 300 (one-dimensional FTRL, cost linear in T); T = 1e3, 1e4 probed"})
+_PARAM_FIELDS = {"lo", "hi", "scale", "offset", "boundary", "printed", "probes", "costly_probes"}
+_SPACE_FIELDS = {"params", "fixed", "capped", "max_r2_over_lam"}
 
-SPACES: dict[str, Space] = {
-    "000:theorem-1": _S000,
-    "000:equation-4": Space((_D_OF_X, _n(80), _B, _R), fixed={"lam": "lam = 1/B^2 by the statement of eq. (4)"},
-                            capped=_S000.capped),
-    "000:theorem-7": Space((*_S000.params, Param("eps", 1e-6, 1e2, printed="eps >= 0", boundary=(0.0,))),
-                           fixed={"u_t": "the adversary picks the directions u_t (||u_t|| <= 1) with the sequence"},
-                           capped=_S000.capped),
-    "000:theorem-4": Space((_D_OF_X, _n(30, probes=(300, 10_000), costly=(10_000,)), _B, _R, _LAM),
-                           capped={"R, lam, n": "Algorithm 2 runs T >= (4 + R^2/lam) log(R t / (eps sqrt(lam))) "
-                                                "gradient steps per round: the search keeps R^2/lam <= 10 (lam is "
-                                                "raised to R^2/10 where needed) and n <= 30 (n = 300 and 1e4 probed, "
-                                                "1e4 at the default point only: a round costs O(t) gradient "
-                                                "steps)"},
-                           max_r2_over_lam=10.0),
-    **{c: _S000 for c in ("000:lemma-10", "000:theorem-7/b1-chain", "000:theorem-7/b1-zt-bound",
-                          "000:equation-21", "000:equation-22")},
-    **{c: _S002 for c in ("002:theorem-3.4", "002:lemma-3.3", "002:lemma-4.3", "002:lemma-4.3/corrected",
-                          "002:theorem-4.5", "002:theorem-4.5/corrected")},
-    "002:lemma-4.4": Space((_D_OF_X, _n(60)), fixed={"alpha": "the statement involves only x_1..x_T"},
-                           capped={"n, d": _CAP_N.format(hi=60)}),
-    **{c: _S003 for c in ("003:theorem-9", "003:theorem-9/explicit", "003:equation-13", "003:lemma-11",
-                          "003:lemma-13")},
-}
+
+def space_from_toml(table: Any, where: str) -> Space:
+    """A ``[hunt_space.<name>]`` table of a paper.toml (docs/claims.md): ``params`` in search order, each
+    ``{ lo, hi, scale = "log" | "int", offset, boundary, printed, probes, costly_probes }``, and the ``fixed`` and
+    ``capped`` parameters with their reasons."""
+    def number(v: Any, what: str) -> float:
+        if type(v) not in (int, float) or not math.isfinite(v):
+            raise ValueError(f"{where}: {what} must be a finite number, got {v!r}")
+        return v
+
+    def reasons(v: Any, what: str) -> dict:
+        if not (isinstance(v, dict) and all(isinstance(r, str) and r.strip() for r in v.values())):
+            raise ValueError(f"{where}: {what} must be a table of reasons (strings)")
+        return dict(v)
+
+    if (not isinstance(table, dict) or set(table) - _SPACE_FIELDS or not isinstance(table.get("params"), dict)
+            or not table["params"]):
+        raise ValueError(f"{where}: a hunt space is a table with params (and fixed, capped, max_r2_over_lam)")
+    params = []
+    for name, spec in table["params"].items():
+        at = f"params.{name}"
+        if not isinstance(spec, dict) or set(spec) - _PARAM_FIELDS or not {"lo", "hi"} <= set(spec):
+            raise ValueError(f"{where}: {at} must be {{ lo, hi, ... }} with fields among {sorted(_PARAM_FIELDS)}")
+        lo, hi = number(spec["lo"], at + ".lo"), number(spec["hi"], at + ".hi")
+        scale, offset = spec.get("scale", "log"), number(spec.get("offset", 0.0), at + ".offset")
+        if scale not in ("log", "int") or not offset < lo <= hi or (scale == "int" and lo < 1):
+            raise ValueError(f"{where}: {at}: need scale log or int and offset < lo <= hi (lo >= 1 for int)")
+        if scale == "int" and not (float(lo).is_integer() and float(hi).is_integer()):
+            raise ValueError(f"{where}: {at}: an integer parameter has integer ends")
+        if not all(isinstance(spec.get(k, []), list) for k in ("boundary", "probes", "costly_probes")):
+            raise ValueError(f"{where}: {at}: boundary, probes and costly_probes are lists of numbers")
+        lists = {k: tuple(number(v, f"{at}.{k}") for v in spec.get(k, [])) for k in
+                 ("boundary", "probes", "costly_probes")}
+        if not all(offset <= v <= hi for v in lists["boundary"]):
+            raise ValueError(f"{where}: {at}.boundary values lie in [offset, hi] (the limits the hypotheses allow)")
+        if not all(v > hi for v in lists["probes"]):
+            raise ValueError(f"{where}: {at}.probes are values beyond hi (the searched range's cut)")
+        if not set(lists["costly_probes"]) <= set(lists["probes"]):
+            raise ValueError(f"{where}: {at}.costly_probes must be among its probes")
+        if not isinstance(spec.get("printed", ""), str):
+            raise ValueError(f"{where}: {at}.printed is the range as printed (a string)")
+        params.append(Param(name, lo, hi, scale, offset, lists["boundary"], spec.get("printed", ""),
+                            lists["probes"], lists["costly_probes"]))
+    limit = table.get("max_r2_over_lam")
+    if limit is not None and not number(limit, "max_r2_over_lam") > 0:
+        raise ValueError(f"{where}: max_r2_over_lam must be > 0")
+    fixed = reasons(table.get("fixed", {}), "fixed")
+    if set(fixed) & {p.name for p in params}:
+        raise ValueError(f"{where}: {sorted(set(fixed) & {p.name for p in params})} both searched and fixed")
+    return Space(tuple(params), fixed, reasons(table.get("capped", {}), "capped"),
+                 None if limit is None else number(limit, "max_r2_over_lam"))
 
 
 def space_for(claim: str) -> Space | None:

@@ -92,7 +92,7 @@ def test_000_lemma_10_evaluates_eta_g_A_g_without_overflow():
     inconclusive); the fused form is finite and equal where both are."""
     import numpy as np
 
-    from olr_verify.hunting.bounds import _eta_g_A_g
+    from olr_verify.hunting.run_quantities import _eta_gAg as _eta_g_A_g
     from olr_verify.hunting.highprec_learners import aioli_round_terms
     from olr_verify.hunting.numerics import FLOAT
 

@@ -45,10 +45,12 @@ def test_003_theorem_1_with_a_nan_total_variation_is_not_verified(ctx, monkeypat
 
 
 def test_002_claim_21_corrected_with_a_nan_regret_part_is_not_verified(ctx, monkeypatch):
-    import olr_verify.papers.s002_scale_invariant.algorithm2_runs as a2
+    """The claim is a declared hunt: a NaN in the run quantity its statement reads leaves the sequence undecided."""
+    from olr_verify.hunting import run_quantities as rq
 
-    fake = _second_call_nan(a2._alg2_regret_parts, lambda parts: (math.nan, *parts[1:]))
-    monkeypatch.setattr(a2, "_alg2_regret_parts", fake)
+    provider, why = rq.QUANTITIES["gradient"]["sum_g_yhat"][0], rq.QUANTITIES["gradient"]["sum_g_yhat"][2]
+    fake = _second_call_nan(provider, lambda value: math.nan)
+    monkeypatch.setitem(rq.QUANTITIES["gradient"], "sum_g_yhat", (fake, False, why))
     assert _decide("002:claim-21/corrected", ctx).status not in PASSING and len(fake.calls) >= 2
 
 

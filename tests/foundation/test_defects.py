@@ -267,12 +267,14 @@ def test_the_appendix_d_comparison_rejects_the_printed_formula(tmp_path, monkeyp
 
 
 def test_the_summed_potential_check_fails_on_a_sequence_that_breaks_it(tmp_path, monkeypatch):
-    from olr_verify.papers.s002_scale_invariant import algorithm2_runs as seq
+    """002:claim-21/corrected is a declared hunt: with its run quantity sum_t g_t x_t^T w_t raised by 1 the summed
+    potential exceeds 1 on every run, and the hunt (float64, then the 50/80-digit twin) refutes it."""
+    from olr_verify.hunting import run_quantities as rq
 
-    real = seq._alg2_regret_parts
-    monkeypatch.setattr(seq, "_alg2_regret_parts", lambda X, G, alpha: (real(X, G, alpha)[0] + 1.0,
-                                                                         *real(X, G, alpha)[1:]))
-    assert corrected_variants.claim_21_corrected(Context(out_dir=tmp_path, quick=True)).status == "inconclusive"
+    provider, why = rq.QUANTITIES["gradient"]["sum_g_yhat"][0], rq.QUANTITIES["gradient"]["sum_g_yhat"][2]
+    monkeypatch.setitem(rq.QUANTITIES["gradient"], "sum_g_yhat", (lambda s, r, u, K: provider(s, r, u, K) + 1, False, why))
+    out = registry.get("002:claim-21/corrected").check(Context(out_dir=tmp_path, quick=True))
+    assert out.status == "refuted", out.evidence.get("best_ratio")
 
 
 CRASHES = ("ZeroDivisionError", "TypeError", "AttributeError", "KeyError", "IndexError", "NameError",

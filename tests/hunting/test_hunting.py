@@ -124,7 +124,7 @@ def test_theorem_4_5_as_printed_is_violated_and_the_violation_survives_at_50_dig
     seq = Sequence("gradient", p, X, G)
     from olr_verify.hunting.bounds import evaluate_full
 
-    lhs, rhs, u = evaluate_full(t, seq)
+    lhs, rhs, u, _ = evaluate_full(t, seq)
     assert lhs > rhs
     ok, details, art = confirm("002:theorem-4.5", seq, u, lhs, rhs, "paper")
     assert ok and mpmath.mpf(details["margin_80"]) > 0

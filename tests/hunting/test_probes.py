@@ -60,8 +60,8 @@ import math  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from olr_verify.hunting.bounds import (ROTATION_EQUIVARIANT, Sequence, evaluate, run_dimension,  # noqa: E402
-                                       run_learner, with_defaults)
+from olr_verify.hunting.bounds import (ROTATION_EQUIVARIANT, Sequence, evaluate, ratio,  # noqa: E402
+                                       run_dimension, run_learner, with_defaults)
 from olr_verify.hunting.optimisers import random_sequence  # noqa: E402
 
 _D_CLAIMS = sorted(c for c in TARGETS if space_for(c) is not None and "d" in [p.name for p in space_for(c).params])
@@ -93,8 +93,12 @@ def test_the_span_reduction_is_exact_for_rotation_equivariant_learners_and_only_
     lhs_f, rhs_f = (float(v) for v in evaluate(t, rotated))
     preds_r, preds_f = (np.asarray(run_learner(t, s).preds, float) for s in (reduced, rotated))
     if t.learner in ROTATION_EQUIVARIANT:
-        assert all(math.isclose(a, b, rel_tol=1e-7, abs_tol=1e-9) for a, b in ((lhs_r, lhs_f), (rhs_r, rhs_f))), \
-            (claim, lhs_r, lhs_f, rhs_r, rhs_f)
+        if getattr(t.bound, "per_round", False) or len(getattr(t.bound, "relations", ())) > 1:
+            # the worst of several pairs: pairs tied to rounding (x^T S^+ x = 1 at each new direction) may swap
+            assert math.isclose(ratio(lhs_r, rhs_r), ratio(lhs_f, rhs_f), rel_tol=1e-7, abs_tol=1e-9), claim
+        else:
+            assert all(math.isclose(a, b, rel_tol=1e-7, abs_tol=1e-9) for a, b in ((lhs_r, lhs_f), (rhs_r, rhs_f))), \
+                (claim, lhs_r, lhs_f, rhs_r, rhs_f)
         assert np.allclose(preds_r, preds_f, rtol=1e-9, atol=1e-12)
     else:  # the coordinate-wise Algorithm 1: a rotation changes its run, so it is never reduced
         assert not np.allclose(preds_r, preds_f, rtol=1e-6), claim

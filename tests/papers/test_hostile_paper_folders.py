@@ -47,7 +47,7 @@ PARAMS = '{ B = ["1/10", "10"], R = ["1/2", "2"], n = ["1", "50"], d = ["1", "2"
 # --------------------------------------------------------------------------- regret bounds
 def test_a_vacuous_regret_bound_is_not_verified(fresh_registry, tmp_path):
     """OGD plays in the B-ball, so |yhat| <= BR and no sequence has regret above n B R: the hunt cannot fail.
-    It was `verified`; the Python hunts call such a bound vacuous (Target.vacuous) and so does this one now."""
+    It was `verified`; the campaign hunts call such a bound vacuous (run_quantities.regret_cap) and so does this one now."""
     fresh_registry.add_paper(_paper(tmp_path, _bound("n*B*R", PARAMS)))
     out = _decide("h:theorem-1", tmp_path)
     assert out.status == "inconclusive" and "vacuous" in out.evidence["reason"]

@@ -85,7 +85,7 @@ def loss(r: dict, theta, K):
 
 
 def inv(M, K):
-    from olr_verify.hunting.bounds import _inv
+    from olr_verify.hunting.run_quantities import _inv
 
     return _inv(M, K)
 

@@ -1,5 +1,5 @@
 """Seed 002 (Kotłowski): Theorem 4.2's lower-bound sequence, the App. D restatement of Algorithm 2 and the claims on
-Algorithm 2 decided on its runs (claims 16, 17, 21-24, 26, 30). Helpers shared with Algorithm 1 are in
+Algorithm 2 decided on its runs (claims 17, 26, 30; claims 16, 21-24 are hunted as the paper.toml declares them). Helpers shared with Algorithm 1 are in
 ``algorithm1_runs.py``.
 """
 
@@ -13,7 +13,7 @@ from olr_verify.artefacts import replayer
 from olr_verify.checks.verdicts import worse
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
-from olr_verify.papers.s002_scale_invariant.algorithm1_runs import _alg2_trace, _gradient_sequences, _sp
+from olr_verify.papers.s002_scale_invariant.algorithm1_runs import _sp
 
 
 # --------------------------------------------------------------------------- Theorem 4.2 sequence
@@ -210,79 +210,6 @@ def claim_17(ctx: Context) -> Outcome:
                    "Algorithm 2 on X and on X A^T (integer invertible A, rank-deficient starts), 40 digits and float64",
                    {"runs": runs, "max_relative_difference_40_digits": mpmath.nstr(worst_mp, 5),
                     "max_relative_difference_float64_fast_learner": worst_f, "loss": "logistic"})
-
-
-@check("002:claim-16")
-def claim_16(ctx: Context) -> Outcome:
-    worst, n = math.inf, 0
-    for _, X, G in _gradient_sequences(ctx):
-        for r in _alg2_trace(X, G):
-            worst, n = worse(worst, r["G"] - r["G_prev"], min), n + 1
-    return Outcome("verified" if worst >= -1e-12 else "inconclusive", "Gamma increments on runs of Algorithm 2",
-                   {"rounds": n, "min_increment": worst,
-                    "argument": "each increment g_t^2 x_t^T S_t^+ x_t >= 0 since S_t^+ is positive semi-definite"})
-
-
-@check("002:claim-24")
-def claim_24(ctx: Context) -> Outcome:
-    worst, n = 0.0, 0
-    for _, X, G in _gradient_sequences(ctx):
-        for r in _alg2_trace(X, G):
-            worst, n = worse(worst, float(r["x"] @ r["Sp"] @ r["x"])), n + 1
-    return Outcome("verified" if worst <= 1 + 1e-9 else "inconclusive", "leverage x_t^T S_t^+ x_t on runs",
-                   {"rounds": n, "max_x_S+_x": worst, "consequence": "Gamma_T <= sum g_t^2 <= T",
-                    "argument": "x^T (S + x x^T)^+ x <= 1 (leverage score of a row of the data matrix)"})
-
-
-def _alg2_regret_parts(X, G, alpha):
-    from algorithms import ScaleInvariantFull
-
-    L = ScaleInvariantFull(X.shape[1], alpha)
-    lin = 0.0
-    for x, g in zip(X, G):
-        lin += g * L.predict(x)
-        L.update_gradient(x, g)
-    st = L.state()
-    Sp = np.linalg.pinv(st["S"], hermitian=True)
-    hn = math.sqrt(max(float(st["h"] @ Sp @ st["h"]), 0.0))
-    return lin, hn, st["Gamma"]
-
-
-@check("002:claim-21")
-def claim_21(ctx: Context) -> Outcome:
-    alpha, worst_p, n = 1.5, -math.inf, 0
-    for _, X, G in _gradient_sequences(ctx):
-        lin, hn, Gam = _alg2_regret_parts(X, G, alpha)
-        psi_printed = math.exp(hn**2 / (2 * alpha) - Gam)
-        worst_p, n = worse(worst_p, lin - psi_printed - 1), n + 1
-    return Outcome("verified" if worst_p <= 1e-9 else "inconclusive", "summed inequality on runs of Algorithm 2",
-                   {"sequences": n, "max_[sum g x^T w - psi_T - 1]_printed_psi": worst_p,
-                    "note": "decided as printed, with '- psi_T'; summing Lemma 4.3 gives the stronger '+ psi_T' "
-                            "version, decided as 002:claim-21/corrected"})
-
-
-@check("002:claim-22")
-def claim_22(ctx: Context) -> Outcome:
-    from scipy.optimize import minimize_scalar
-
-    alpha, worst, n = 1.5, -math.inf, 0
-    for _, X, G in _gradient_sequences(ctx):
-        lin, hn, Gam = _alg2_regret_parts(X, G, alpha)
-        excess = lambda z: lin + math.exp(z) * hn - math.exp(z) * math.sqrt(alpha * math.log1p(alpha * math.exp(2 * z + Gam / alpha))) - 1  # noqa: E731
-        best = max(-minimize_scalar(lambda z: -excess(z), bounds=(-20, 20), method="bounded").fun, excess(-20))
-        worst, n = worse(worst, best), n + 1
-    return Outcome("verified" if worst <= 1e-9 else "inconclusive",
-                   "sup over u of regret - bound, via ||u||_S = r and Lemma 4.1 (regret = sum g x^T w + r ||h||_{S^+})",
-                   {"sequences": n, "alpha": alpha, "max_regret_minus_bound": worst})
-
-
-@check("002:claim-23")
-def claim_23(ctx: Context) -> Outcome:
-    from olr_verify.hunting.checkkit import hunt_outcome
-
-    out = hunt_outcome("002:theorem-4.5", ctx, full=150, quick=25)
-    out.evidence["reading"] = "the second line of §3.10 is Theorem 4.5's bound; hunted with the theorem-4.5 target"
-    return out
 
 
 def _alg2_eps_predictions(X, Y, scale, eps="1", alpha="3/2", dps=50):

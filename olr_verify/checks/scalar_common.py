@@ -341,7 +341,7 @@ def identity(lhs, rhs, domain: dict[str, tuple[str, str]], ctx: Context, *, what
                         "domain": {k: [str(a), str(b)] for k, (a, b) in domain.items()}})
     if recorded is not None:
         return recorded
-    from olr_verify.kernel.inequality import MAX_TERMS, _terms
+    from olr_verify.kernel.inequality import MAX_TERMS, expanded_terms
 
     t0 = time.perf_counter()
     ev: dict[str, Any] = {"identity": what or f"{sp.sstr(lhs)} == {sp.sstr(rhs)}"}
@@ -355,7 +355,7 @@ def identity(lhs, rhs, domain: dict[str, tuple[str, str]], ctx: Context, *, what
                    "the domain: the identity is not shown on the stated domain"})
         return Outcome("inconclusive", "operand not defined inside the domain", ev)
     diff = lhs - rhs
-    large = _terms(diff) > MAX_TERMS  # (a+...+h)**24 would expand to millions of terms: no exact algebra, no budget
+    large = expanded_terms(diff) > MAX_TERMS  # (a+...+h)**24 would expand to millions of terms: no exact algebra, no budget
     how = None if large else sympy_zero(diff)
     if how is not None:
         ev.update({"certificate": f"sympy {how}(lhs - rhs) == 0 exactly", "seconds": round(time.perf_counter() - t0, 3)})

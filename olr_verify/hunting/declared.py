@@ -55,6 +55,11 @@ _INTS = ("n", "d")
 #: n x d = 16000.
 MAX_N, MAX_D, MAX_ND = 2_000, 64, 16_000
 MAX_PARAMS = 8  # parameters of one bound (the corners are 2^k)
+#: Learner arguments that multiply a round's work (AIOLI's Algorithm 2 steps, Foster's quadrature panels and nodes):
+#: a point where n times their product exceeds MAX_LEARNER_WORK is untested (a budget in units of work: an argument
+#: such as inner_steps = "10**9" was stopped only by the wall clock).
+WORK_ARGUMENTS = ("inner_steps", "panels", "nodes")
+MAX_LEARNER_WORK = 10**7
 MAX_CORNERS = 64  # full mode tries every corner up to this many
 #: Ends of a parameter range: 0 or a magnitude float64 learners and the comparator handle.
 MIN_MAGNITUDE, MAX_MAGNITUDE = Fraction(1, 10**9), Fraction(10**9)
@@ -242,6 +247,12 @@ def _learner(spec: DeclaredBound, compiled: dict[str, Any], point: dict[str, flo
         kwargs[k] = int(v) if e.is_integer and v == int(v) else float(v)
     if "d" in inspect.signature(cls).parameters and "d" not in kwargs:
         kwargs["d"] = int(point["d"])
+    work = int(point["n"]) * math.prod(max(1, int(kwargs.get(k) or 1)) for k in WORK_ARGUMENTS)
+    if work > MAX_LEARNER_WORK:
+        shown = ", ".join(f"{k} = {v}" for k, v in point.items())
+        raise Undefined(f"{spec.learner} with {', '.join(f'{k} = {kwargs[k]}' for k in WORK_ARGUMENTS if k in kwargs)} "
+                        f"does n x those = {work:.3g} inner steps at {shown}, beyond the hunt's {MAX_LEARNER_WORK:.0e} "
+                        "per sequence: untested")
     try:
         return cls(**kwargs), kwargs
     except ValueError as exc:

@@ -22,7 +22,7 @@ import operator
 import sympy as sp
 from flint import ctx, fmpq
 
-from olr_verify.kernel.inequality import (MAX_TERMS, Inequality, Rejected, _box_str, _terms, check_inequality,
+from olr_verify.kernel.inequality import (MAX_TERMS, Inequality, Rejected, _box_str, expanded_terms, check_inequality,
                                          check_names, env_of, read_expr)
 from olr_verify.expr import bound_by_at, operands, same_text
 from olr_verify.kernel.intervals import Undefined, compile_expr
@@ -111,7 +111,7 @@ def _identity(cert: dict) -> None:
     names = [str(d[0]) for d in cert["domain"]]
     check_names(names)
     lhs, rhs = read_expr(cert["lhs"], names), read_expr(cert["rhs"], names)
-    if _terms(lhs) + _terms(rhs) > MAX_TERMS:
+    if expanded_terms(lhs) + expanded_terms(rhs) > MAX_TERMS:
         raise Rejected(f"lhs - rhs would expand to more than {MAX_TERMS} terms")
     parts = [read_expr(part, names) for side in (cert["lhs"], cert["rhs"]) for part in operands(str(side))]
     _defined(cert["domain"], names, [lhs, rhs, *parts])

@@ -268,7 +268,7 @@ class Inequality:
         if not (total > 0 if self.strict and not strict_piece else total >= 0):
             return False
         slack = self.flipped(node, env)
-        if _terms(slack * sp.exp(h)) + sum(_terms(p) for p in exprs) > MAX_TERMS:
+        if expanded_terms(slack * sp.exp(h)) + sum(expanded_terms(p) for p in exprs) > MAX_TERMS:
             raise Rejected(f"multiplier: s * exp(h) - (pieces) would expand to more than {MAX_TERMS} terms")
         if not identically_zero(slack * sp.exp(h) - sp.Add(*exprs)):
             raise Rejected("multiplier: s * exp(h) is not the sum of the pieces (no exact transformation shows it)")
@@ -469,7 +469,7 @@ def softplus_flipped(slack: sp.Expr, flips) -> sp.Expr:
     for node in sp.preorder_traversal(slack):
         if node.func is sp.log or node.func is log1p:
             arg = node.args[0] if node.func is sp.log else 1 + node.args[0]
-            if _terms(arg) > MAX_TERMS:
+            if expanded_terms(arg) > MAX_TERMS:
                 raise Rejected(f"a log argument would expand to more than {MAX_TERMS} terms")
             terms = sp.Add.make_args(sp.expand(arg))
             w = next((w for w in flips if any(sp.exp(w) in sp.Mul.make_args(t) for t in terms)), None)
@@ -479,24 +479,24 @@ def softplus_flipped(slack: sp.Expr, flips) -> sp.Expr:
     return slack.xreplace(rules)
 
 
-def _terms(e: sp.Expr) -> int:
+def expanded_terms(e: sp.Expr) -> int:
     """An upper bound on the number of terms of ``expand(e)`` (sums add, products multiply, a sum of m
     terms to an integer power k has at most C(m + k - 1, k) monomials)."""
     if e.is_Add:
-        return sum(_terms(a) for a in e.args)
+        return sum(expanded_terms(a) for a in e.args)
     if e.is_Mul:
         out = 1
         for a in e.args:
-            out = min(out * _terms(a), 10 * MAX_TERMS)
+            out = min(out * expanded_terms(a), 10 * MAX_TERMS)
         return out
     if e.is_Pow and e.args[1].is_Integer and abs(e.args[1]) > 1:  # expand also expands negative powers
-        m = _terms(e.args[0])
+        m = expanded_terms(e.args[0])
         k = abs(int(e.args[1]))
         return min(comb(m + k - 1, k), 10 * MAX_TERMS) if m > 1 else 1
     if e.is_Pow:  # other exponents: expand works on the base
-        return _terms(e.args[0])
+        return expanded_terms(e.args[0])
     if e.args:  # a function: expand works on its arguments too (exp((a+...+f)**40) is one term, but costly)
-        return min(max(1, sum(_terms(a) for a in e.args)), 10 * MAX_TERMS)
+        return min(max(1, sum(expanded_terms(a) for a in e.args)), 10 * MAX_TERMS)
     return 1
 
 
@@ -519,7 +519,7 @@ def identically_zero(expr: sp.Expr) -> bool:
         if rewrite_depth(expr) > MAX_REWRITE_DEPTH:
             raise Rejected(f"Max/Min/tanh/sinh/cosh nested more than {MAX_REWRITE_DEPTH} deep in an identity")
         expr = expr.rewrite(sp.Abs).rewrite(sp.exp) if expr.has(*HYPERBOLIC) else expr.rewrite(sp.Abs)
-        if _terms(expr) > MAX_TERMS:
+        if expanded_terms(expr) > MAX_TERMS:
             raise Rejected(f"an identity would expand to more than {MAX_TERMS} terms")
     e = sp.expand(expr)
     return e == 0 or sp.cancel(sp.together(e)) == 0

@@ -17,7 +17,7 @@ from typing import NamedTuple
 import sympy as sp
 from flint import fmpq
 
-from olr_verify.kernel.inequality import MAX_REWRITE_DEPTH, _terms, identically_zero, rewrite_depth, softplus_flipped
+from olr_verify.kernel.inequality import MAX_REWRITE_DEPTH, expanded_terms, identically_zero, rewrite_depth, softplus_flipped
 
 MAX_CANDIDATES = 4
 MAX_IDENTITY_TERMS = 1000  # work budget of one candidate's exact check (sympy's cancel grows fast beyond)
@@ -76,7 +76,7 @@ def _exact(scaled: sp.Expr, forms: tuple) -> bool:
     costly part of a candidate)."""
     rest = scaled - sp.Add(*forms)
     try:
-        return _terms(rest) <= MAX_IDENTITY_TERMS and identically_zero(rest)
+        return expanded_terms(rest) <= MAX_IDENTITY_TERMS and identically_zero(rest)
     except Exception:  # noqa: BLE001 - sympy failing (or a rewrite nested too deep) is only a missed leaf
         return False
 
@@ -98,7 +98,7 @@ def _candidates(slack: sp.Expr, name: str, side: int):
         flipped = softplus_flipped(slack, list(fl))
         for h in _multipliers(flipped, v, side, far):
             scaled = flipped * sp.exp(h)
-            if _terms(scaled) > MAX_IDENTITY_TERMS:  # its identity would be larger still
+            if expanded_terms(scaled) > MAX_IDENTITY_TERMS:  # its identity would be larger still
                 continue
             for group in _groups(sp.Add.make_args(sp.expand(scaled)), v):
                 yield Candidate(h, fl, tuple(tail_form(t, v, side, far) for t in group), scaled)

@@ -169,3 +169,21 @@ def test_two_papers_cannot_share_an_artefact_file(fresh_registry, tmp_path):
     fresh_registry.add_paper(tmp_path / "a")
     with pytest.raises(PaperError, match="share the artefact file"):
         fresh_registry.add_paper(tmp_path / "a_lemma-1_")
+
+
+def test_a_learner_argument_that_multiplies_the_work_is_capped_in_units_of_work(tmp_path):
+    """learner_params = { inner_steps = "10**9" } kept a declared hunt busy until the wall-clock safety net: now a
+    point where n x inner_steps exceeds the hunt's budget is untested, so the claim is inconclusive at once."""
+    import time
+
+    from olr_verify.hunting.declared import DeclaredBound, decide
+
+    entry = {"learner": "AIOLI", "learner_params": {"B": "B", "R": "1", "inner_steps": "10**9"},
+             "bound": "10*d*log(n + 1) + 10", "params": {"B": ["1", "2"], "n": ["5", "20"], "d": ["1", "2"]}}
+    start = time.perf_counter()
+    out = decide(DeclaredBound.from_toml(entry, "demo:theorem-1"), Context(tmp_path, quick=True), "demo:theorem-1")
+    assert out.status == "inconclusive" and "inner steps" in out.evidence["untested"][0], out.evidence
+    assert time.perf_counter() - start < 60
+    entry["learner_params"]["inner_steps"] = "20"  # within the budget: hunted as before
+    out = decide(DeclaredBound.from_toml(entry, "demo:theorem-1"), Context(tmp_path, quick=True), "demo:theorem-1")
+    assert "untested" not in out.evidence

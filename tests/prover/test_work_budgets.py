@@ -7,7 +7,7 @@ import sympy as sp
 from flint import fmpq
 
 from olr_verify.checks import scalar_common
-from olr_verify.kernel.inequality import _terms
+from olr_verify.kernel.inequality import expanded_terms
 from olr_verify.outcome import Context
 from olr_verify.prover import core, enclose, tailcert
 from olr_verify.prover.bnb import Budget
@@ -43,7 +43,7 @@ def test_a_tail_multiplier_candidate_too_large_for_an_exact_check_is_skipped(mon
     tailcert.candidates.cache_clear()
     found = tuple(tailcert.candidates(slack, "x", -1))
     assert found
-    biggest = max(_terms(c.scaled - sp.Add(*c.forms)) for c in found if c.exact())
+    biggest = max(expanded_terms(c.scaled - sp.Add(*c.forms)) for c in found if c.exact())
     monkeypatch.setattr(tailcert, "MAX_IDENTITY_TERMS", 0)
     tailcert.candidates.cache_clear()
     try:

@@ -122,6 +122,12 @@ class DeclaredBound:
             if name not in accepted or name == "self":
                 raise ValueError(f"{where}: learner_params.{name}: {self.learner} takes no argument {name!r} "
                                  f"(it takes {', '.join(p for p in accepted if p != 'd')})")
+        required = [n for n, p in accepted.items() if p.default is inspect.Parameter.empty and n not in ("self", "d")
+                    and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        missing = [n for n in required if n not in self.learner_params]
+        if missing:
+            raise ValueError(f"{where}: learner_params: {self.learner} needs {', '.join(missing)} (give each as an "
+                             "expression of the parameters)")
 
     def learner_class(self):
         import algorithms
@@ -264,16 +270,27 @@ def _radius(point: dict[str, Fraction]) -> float:
     return float(point.get("R", 1))
 
 
-def _sequence(kind: str, learner, n: int, d: int, R: float, rng, labels=None) -> tuple[np.ndarray, np.ndarray]:
-    """Play ``n`` rounds against ``learner`` (it is updated) and return (X, Y)."""
+def inside_ball(x: np.ndarray, R2: Fraction) -> np.ndarray:
+    """``x`` moved toward 0 by ulps until its squared norm is at most R2 exactly (floats are binary rationals), so
+    that the hypothesis ||x_t|| <= R holds exactly, as the replay checks it."""
+    if float(x @ x) <= float(R2) * (1 - 1e-12):  # float error of x @ x is far below 1e-12 relative for d <= 64
+        return x
+    while sum(Fraction(float(v)) ** 2 for v in x) > R2:
+        x = np.nextafter(x, 0.0)
+    return x
+
+
+def _sequence(kind: str, learner, n: int, d: int, R: Fraction, rng, labels=None) -> tuple[np.ndarray, np.ndarray]:
+    """Play ``n`` rounds against ``learner`` (it is updated) and return (X, Y); every ||x_t|| <= R exactly."""
     X = np.zeros((n, d))
     Y = np.zeros(n)
     e1 = np.zeros(d)
-    e1[0] = R
+    e1[0] = float(R)
+    e1 = inside_ball(e1, R * R)
     for t in range(n):
         if kind == "random":
             v = rng.normal(size=d)
-            x = R * v / np.linalg.norm(v)
+            x = inside_ball(float(R) * v / np.linalg.norm(v), R * R)
         else:
             x = e1
         yhat = learner.predict(x)
@@ -321,7 +338,10 @@ def hunt(spec: DeclaredBound, ctx: Context, seed: int) -> dict[str, Any]:
     evals = EVALS_QUICK if ctx.quick else EVALS_FULL
     kinds = ("adaptive", "constant", "alternating", "random")
     count = max(1, evals // len(kinds))
-    points = _param_points(compiled["ranges"], count, rng, None if ctx.quick else max(count // 2, MAX_CORNERS))
+    limit = None if ctx.quick else max(count // 2, MAX_CORNERS)
+    points = _param_points(compiled["ranges"], count, rng, limit)
+    free = sum(lo != hi for lo, hi in compiled["ranges"].values())
+    corners = (min(2 ** free, max(1, count // 2) if limit is None else limit), 2 ** free)
     worst: dict[str, Any] = {"ratio": -math.inf}
     per_point, uncertified, nan, undefined, can_fail = [], 0, 0, [], False
     for point in points:
@@ -343,7 +363,7 @@ def hunt(spec: DeclaredBound, ctx: Context, seed: int) -> dict[str, Any]:
     can_fail |= _can_fail(worst)
     return {"worst": worst, "per_point": per_point, "evaluations": len(points) * len(kinds),
             "uncertified_comparators": uncertified, "not_a_number": nan, "undefined": undefined,
-            "could_fail": can_fail}
+            "could_fail": can_fail, "corners": corners}
 
 
 def _can_fail(case: dict[str, Any]) -> bool:
@@ -357,7 +377,7 @@ def _evaluate(spec, compiled, point, kind, rng, labels=None) -> dict[str, Any]:
 
     try:
         learner, _ = _learner(spec, compiled, point)
-        X, Y = _sequence(kind, learner, int(point["n"]), int(point["d"]), _radius(point), rng, labels)
+        X, Y = _sequence(kind, learner, int(point["n"]), int(point["d"]), Fraction(point.get("R", 1)), rng, labels)
         r = regret(spec, compiled, point, X, Y)
     except CertificationError as exc:
         return {"ratio": -math.inf, "point": point, "kind": kind, "uncertified": str(exc)}
@@ -428,14 +448,18 @@ def replay_regret_bound(art: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
                          str(rep["bound"]), {k: (str(v[0]), str(v[1])) for k, v in rep["params"].items()})
     compiled = spec.compiled()
     point = {k: Fraction(str(v)) for k, v in rep["point"].items()}
+    if set(point) != set(compiled["ranges"]):
+        return False, {"reason": f"the point names {sorted(point)}, the claim declares {sorted(compiled['ranges'])}"}
     for k, (lo, hi) in compiled["ranges"].items():
-        if k not in point or not lo <= point[k] <= hi:
-            return False, {"reason": f"parameter {k} = {point.get(k)} outside its declared range [{lo}, {hi}]"}
+        if not lo <= point[k] <= hi or (k in _INTS and point[k].denominator != 1):
+            return False, {"reason": f"parameter {k} = {point[k]} outside its declared range [{lo}, {hi}]"
+                                     + (" or not an integer" if k in _INTS else "")}
     X = np.array([[float.fromhex(v) for v in row] for row in rep["X"]])
     Y = np.array([float(v) for v in rep["Y"]])
     if X.shape != (int(point["n"]), int(point["d"])) or not np.all(np.abs(Y) == 1):
         return False, {"reason": "sequence does not match n, d, or labels are not +-1"}
-    if np.any(np.linalg.norm(X, axis=1) > _radius(point) * (1 + 1e-12)):
+    R2 = Fraction(point.get("R", 1)) ** 2
+    if any(sum(Fraction(float(v)) ** 2 for v in row) > R2 for row in X):  # exactly: floats are binary rationals
         return False, {"reason": "a feature vector is longer than R"}
     learner, _ = _learner(spec, compiled, point)
     preds = learner.run(X, Y)
@@ -457,6 +481,7 @@ def decide(spec: DeclaredBound, ctx: Context, claim_id: str) -> Outcome:
           "regret_or_bound_not_a_number": res["not_a_number"],
           "could_fail": res["could_fail"],
           "seed": seed, "worst_ratio": worst["ratio"],
+          "corners_of_the_ranges_tried": f"{res['corners'][0]} of {res['corners'][1]}",
           "worst_point": {k: str(v) for k, v in worst.get("point", {}).items()}, "worst_sequence": worst.get("kind"),
           "parameter_points": len(res["per_point"]),
           "worst_ratio_by_point": [{**{k: str(v) for k, v in p["point"].items()}, "ratio": round(p["worst_ratio"], 6)}

@@ -113,8 +113,8 @@ def test_an_out_folder_with_someone_elses_entries_is_refused_and_kept(tmp_path):
 def test_a_declared_regret_bound_has_work_caps():
     from olr_verify.hunting.declared import MAX_N, DeclaredBound
 
-    entry = {"learner": "ONS", "bound": "n", "params": {"B": ["1", "1"], "n": ["1", str(MAX_N + 1)],
-                                                         "d": ["1", "1"]}}
+    entry = {"learner": "ONS", "learner_params": {"B": "B", "R": "1"}, "bound": "n",
+             "params": {"B": ["1", "1"], "n": ["1", str(MAX_N + 1)], "d": ["1", "1"]}}
     with pytest.raises(ValueError, match="params.n: at most"):
         DeclaredBound.from_toml(entry, "test")
 

@@ -1,7 +1,8 @@
 """The shared mechanics of the checks, and the checks that span papers.
 
 - :mod:`~olr_verify.checks.scalar_common` -- the deciders (``inequality``, ``identity``, ``combine`` for chains)
-  that the declared claims of every ``paper.toml`` and the Python checks both use;
+  that the declared claims of every ``paper.toml`` and the Python checks both use; :mod:`exact_points` where they
+  evaluate (exact values, domains, special points) and :mod:`scalar_replay` their replayers and statement mode;
 - :mod:`~olr_verify.checks.verdicts` -- verdict helpers (proved on less than the printed domain, cited steps,
   matrix identities, round-by-round differential verdicts);
 - ``reference_*`` -- the differential runs of the fast learners against the certified references;

@@ -35,7 +35,8 @@ import numpy as np
 from olr_verify.hunting import highprec_learners as hl
 from olr_verify.hunting import shipped as sh
 from olr_verify.hunting.numerics import FLOAT
-from olr_verify.hunting.run_quantities import COMPARATOR_QUANTITIES, ExpressionBound, lin_regret_parts, regret_cap
+from olr_verify.hunting.run_quantities import (COMPARATOR_QUANTITIES, ExpressionBound, lin_regret_parts,  # noqa: F401
+                                               ratio, regret_cap, worst_pair)
 from olr_verify.hunting.run_quantities import QUANTITIES as QUANTITIES_OF, ROUND_QUANTITIES as ROUND_QUANTITIES_OF
 from reference.comparator import best_in_ball_fast
 
@@ -73,23 +74,6 @@ class Target:
     kind: str = "upper"             # "upper" (lhs <= rhs) | "lower" (a construction: lhs >= rhs)
     note: str = ""
     space: str = ""                 # its [hunt_space.<name>] in the paper's paper.toml
-
-
-ZERO_NOISE = 1e-12  # |lhs| at or below this against rhs = 0 is a tie in float64
-
-
-def ratio(lhs: float, rhs: float) -> float:
-    """lhs/rhs for rhs > 0; in general 1 + (lhs - rhs)/|rhs| (1 + sign(lhs) for rhs = 0 and |lhs| above
-    ``ZERO_NOISE``), so ratio > 1 iff lhs > rhs (beyond rounding where rhs = 0)."""
-    lhs, rhs = float(lhs), float(rhs)
-    if rhs == 0:  # finite, so that a violation of "... <= 0" is ranked as one: 2 above, 1 at, 0 below, where the
-        # float64 margin is not at rounding level (a round whose rhs underflowed to 0 must not outrank real ones)
-        return 1.0 + (lhs > ZERO_NOISE) - (lhs < -ZERO_NOISE)
-    return 1.0 + (lhs - rhs) / abs(rhs)
-
-
-def _worst_round(pairs):
-    return max(pairs, key=lambda lr: ratio(lr[0], lr[1]))
 
 
 # --------------------------------------------------------------------------- learners
@@ -288,7 +272,7 @@ def lemma_3_3_002(seq, run, u, K=FLOAT):
             lhs = g * st["w"][i] * x[i] + psi(t, h_new, s2_new)
             rhs = (psi(t - 1, h_prev, s2_prev) if t0 > 0 else K.num(0)) + kap / (t * d)
             pairs.append((lhs, rhs))
-    return _worst_round(pairs)
+    return worst_pair(pairs)
 
 
 def _observed_columns(X) -> list[int]:
@@ -405,7 +389,6 @@ def with_defaults(target: Target, params: dict | None = None) -> dict:
 
 
 # --------------------------------------------------------------------------- bounds declared in the papers' data
-FAMILIES = ("binary", "gradient", "absorbed")
 COMPARATORS = {"binary": ("ball", "ball-lam", "none"), "gradient": ("S-direction", "none"),
                "absorbed": ("interval", "none")}
 LEARNERS = {"binary": ("aioli", "aioli-b2", "aioli-eps", "aioli-alg2"), "gradient": ("si2",), "absorbed": ("ftrl003",)}
@@ -415,8 +398,7 @@ _HUNT_FIELDS = {"learner", "family", "comparator", "lhs", "rhs", "per_round", "d
 #: The parameters each learner of a declared hunt reads (besides n), from the space or the defaults.
 LEARNER_PARAMS = {"aioli": ("d", "B", "R", "lam"), "aioli-b2": ("d", "B", "R"), "aioli-eps": ("d", "B", "R", "lam", "eps"),
                   "aioli-alg2": ("d", "B", "R", "lam"), "si2": ("d", "alpha"), "ftrl003": ("D",)}
-#: Quantities that read the comparator: a hunt that uses one needs a comparator other than "none".
-MAX_BUDGET = 10_000
+MAX_BUDGET = 10_000  # sequences of a declared hunt's budget
 
 
 def target_from_toml(claim: str, hunt: Any, space, where: str) -> tuple[Target, tuple[int, int]]:
@@ -492,9 +474,11 @@ def load_spaces(data: dict, where: str) -> dict[str, Any]:
     return {name: space_from_toml(table, f"{where}: hunt_space.{name}") for name, table in spaces.items()}
 
 
-def load_declared(data: dict, where: str) -> dict[str, tuple[Target, tuple[int, int]]]:
-    """claim id -> (target, budget) of every ``[claim.hunt]`` of a parsed paper.toml (its space: ``target.space``)."""
-    spaces = load_spaces(data, where)
+def load_declared(data: dict, where: str, spaces: dict[str, Any] | None = None
+                  ) -> dict[str, tuple[Target, tuple[int, int]]]:
+    """claim id -> (target, budget) of every ``[claim.hunt]`` of a parsed paper.toml (its space: ``target.space``,
+    from ``spaces`` when the file's were already read)."""
+    spaces = load_spaces(data, where) if spaces is None else spaces
     out = {}
     for entry in data.get("claim", []):
         if isinstance(entry, dict) and "hunt" in entry:
@@ -520,7 +504,7 @@ def _load_seed_hunts() -> None:
     for path in sorted((Path(__file__).resolve().parents[1] / "papers").glob("*/paper.toml")):
         data = tomllib.loads(path.read_text("utf-8"))
         spaces = load_spaces(data, str(path))
-        for claim, (target, budget) in load_declared(data, str(path)).items():
+        for claim, (target, budget) in load_declared(data, str(path), spaces).items():
             TARGETS[claim], BUDGETS[claim] = target, budget
         key = data["paper"]["key"]
         for claim, target in TARGETS.items():

@@ -121,7 +121,7 @@ def hypotheses_broken(target, rep: dict) -> str | None:
 def _raised(space, params: dict, name: str, value: float) -> bool:
     """Whether ``value`` is what the space's admissibility rule makes of the point (Algorithm 2's lam raised to
     R^2/10 where R is large: above the searched range of lam, inside the printed lam > 0)."""
-    floats = {k: float(v) for k, v in params.items() if isinstance(v, (int, float, str)) and k != "family"}
+    floats = {k: float(v) for k, v in params.items() if isinstance(v, (int, float, str))}
     try:
         return float(space.admissible({**floats, name: 0.0}).get(name, math.nan)) == value
     except (TypeError, ValueError):

@@ -399,13 +399,13 @@ def hunt(claim: str, seconds: float = math.inf, seed: int = 0, params: dict | No
     region = RegionMap(space, pinned) if space is not None else None
 
     undecided, undecided_at = 0, {}
-    can_fail = [0]  # sequences that could have violated the bound (rhs below the regret the run allows)
+    could_fail_count = 0  # sequences that could have violated the bound (rhs below the regret the run allows)
 
     def consider(seq: Sequence, how: str, is_baseline: bool) -> float:
-        nonlocal best, baseline, undecided
+        nonlocal best, baseline, undecided, could_fail_count
         seq = inside_ball(seq)
         r, lhs, rhs, cmp, could_fail = _score(t, seq)
-        can_fail[0] += could_fail
+        could_fail_count += could_fail
         if _undecided(t, lhs, rhs):
             undecided += 1
             if not undecided_at:
@@ -473,7 +473,7 @@ def hunt(claim: str, seconds: float = math.inf, seed: int = 0, params: dict | No
     worst = sorted(candidates.values(), key=_rank, reverse=True)
     return HuntResult(claim, best, baseline, bud.evals, time.perf_counter() - bud.start, by, progress,
                       region=region, work=bud.work, pinned=pinned, candidates=worst[:MAX_CANDIDATES],
-                      undecided=undecided, undecided_at=undecided_at, could_fail=can_fail[0],
+                      undecided=undecided, undecided_at=undecided_at, could_fail=could_fail_count,
                       unreplayed=max(0, len(worst) - MAX_CANDIDATES))
 
 

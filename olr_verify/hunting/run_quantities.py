@@ -27,6 +27,23 @@ import numpy as np
 from olr_verify.hunting.numerics import FLOAT
 
 Provider = Callable[[Any, Any, Any, Any], Any]  # (seq, run, theta, K) -> value
+ZERO_NOISE = 1e-12  # |lhs| at or below this against rhs = 0 is a tie in float64
+
+
+def ratio(lhs: float, rhs: float) -> float:
+    """lhs/rhs for rhs > 0; in general 1 + (lhs - rhs)/|rhs| (1 + sign(lhs) for rhs = 0 and |lhs| above
+    ``ZERO_NOISE``), so ratio > 1 iff lhs > rhs (beyond rounding where rhs = 0)."""
+    lhs, rhs = float(lhs), float(rhs)
+    if rhs == 0:  # finite, so that a violation of "... <= 0" is ranked as one: 2 above, 1 at, 0 below, where the
+        # float64 margin is not at rounding level (a round whose rhs underflowed to 0 must not outrank real ones)
+        return 1.0 + (lhs > ZERO_NOISE) - (lhs < -ZERO_NOISE)
+    return 1.0 + (lhs - rhs) / abs(rhs)
+
+
+def worst_pair(pairs):
+    """The (lhs, rhs) of largest :func:`ratio`: the worst round, or the worst relation of a chain."""
+    return max(pairs, key=lambda lr: ratio(lr[0], lr[1]))
+
 
 
 # --------------------------------------------------------------------------- binary family (seed 000, AIOLI)
@@ -130,17 +147,14 @@ def _ftrl_regret(seq, run, w_cmp, K):
     return sum(K.softplus(x * wt) for x, wt in zip(X, run.extra["ws"])) - sum(K.softplus(x * w) for x in X)
 
 
-def _slopes(seq, run, K, memo):
-    """y_t, the slope of the surrogate l~_t at w_t (eq. (4)), memoised for one evaluation."""
-    if "slopes" not in memo:
-        ws = run.extra["ws"]
-        memo["slopes"] = [run.learner.surrogate(x[0], ws[t])[1] for t, x in enumerate(K.arr(seq.X))]
-    return memo["slopes"]
+def _slopes(seq, run, K):
+    """y_t, the slope of the surrogate l~_t at w_t (eq. (4))."""
+    ws = run.extra["ws"]
+    return [run.learner.surrogate(x[0], ws[t])[1] for t, x in enumerate(K.arr(seq.X))]
 
 
 def _moves(points, seq, run, K):
-    ys = _slopes(seq, run, K, {})
-    return sum(abs(y * (points[t] - points[t + 1])) for t, y in enumerate(ys))
+    return sum(abs(y * (points[t] - points[t + 1])) for t, y in enumerate(_slopes(seq, run, K)))
 
 
 def _surrogate_min(seq, run, K):
@@ -181,7 +195,7 @@ def _ftl_regret(seq, run, w_cmp, K):
 
 def _signed_moves(seq, run, w_cmp, K):
     ws = run.extra["ws"]
-    return sum(y * (ws[t] - ws[t + 1]) for t, y in enumerate(_slopes(seq, run, K, {})))
+    return sum(y * (ws[t] - ws[t + 1]) for t, y in enumerate(_slopes(seq, run, K)))
 
 
 #: Run-level quantities per family: name -> (provider, whether it reads the per-round trace, meaning).
@@ -199,7 +213,7 @@ QUANTITIES: dict[str, dict[str, tuple[Provider, bool, str]]] = {
         "regret": (_lin_regret, False, "regret_T(u) = sum_t g_t yhat_t - sum_t g_t x_t^T u (linear losses)"),
         "u_S_sq": (_u_S_sq, False, "||u||_{S_T}^2 = sum_t (x_t^T u)^2"),
         "Gamma_T": (lambda s, r, u, K: r.learner.Gamma, False, "Gamma_T of Algorithm 2 after the last trial"),
-        "hSh_T": (lambda s, r, u, K: _states(s, r, K, {})[-1][1], False, "h_T^T S_T^+ h_T"),
+        "hSh_T": (lambda s, r, u, K: r.learner.h @ K.pinv_sym(r.learner.S) @ r.learner.h, False, "h_T^T S_T^+ h_T"),
         "sum_g_yhat": (lambda s, r, u, K: sum(g * yh for g, yh in zip(r.extra["G"], r.preds)), False,
                        "sum_t g_t x_t^T w_t (the linear regret against u = 0)"),
     },
@@ -320,21 +334,16 @@ class ExpressionBound:
 
     def sides(self, values: dict[str, Any], K=FLOAT) -> tuple:
         """(lhs, rhs) at ``values``: of the worst relation of a chain."""
-        from olr_verify.hunting.bounds import ratio
-
-        pairs = [(evaluate(a, values, K), evaluate(b, values, K)) for a, b in self.relations]
-        return pairs[0] if len(pairs) == 1 else max(pairs, key=lambda lr: ratio(lr[0], lr[1]))
+        return worst_pair([(evaluate(a, values, K), evaluate(b, values, K)) for a, b in self.relations])
 
     def __call__(self, seq, run, theta, K=FLOAT) -> tuple:
         values = self.values(seq, run, theta, K)
         if not self.per_round:
             return self.sides(values, K)
-        from olr_verify.hunting.bounds import ratio
-
         memo: dict = {}
-        pairs = [self.sides({**values, **{q: self.round_of[q][0](t, seq, run, K, memo)
-                                          for q in self.round_quantities}}, K) for t in range(rounds(seq, run))]
-        return max(pairs, key=lambda lr: ratio(lr[0], lr[1]))
+        return worst_pair([self.sides({**values, **{q: self.round_of[q][0](t, seq, run, K, memo)
+                                                    for q in self.round_quantities}}, K)
+                           for t in range(rounds(seq, run))])
 
 
 def regret_cap(seq, run) -> float:

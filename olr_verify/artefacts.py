@@ -200,6 +200,9 @@ def bind_statement(art: dict[str, Any], claim) -> tuple[dict[str, Any] | None, d
     if "domain" in rep and domain is not None and _norm_domain(rep["domain"]) != _norm_domain(domain):
         return None, {"mismatch": f"domain {rep['domain']} differs from the registry's {domain}"}
     bound = {**rep, **{f: match[f] for f in fields}}
+    bound.pop("operands", None)  # what must be defined at the point is the registry's to say, never the artefact's
+    if match.get("operands"):
+        bound["operands"] = match["operands"]
     if domain is not None:
         bound["domain"] = _norm_domain(domain)
         outside = _outside_domain(rep.get("point"), bound["domain"])

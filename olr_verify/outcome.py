@@ -66,6 +66,16 @@ class Context:
     def figure_entry(name: str, caption: str) -> dict[str, str]:
         return {"path": f"figures/{name}", "caption": caption}
 
+    def save_figure(self, fig, name: str, caption: str, dpi: int = 90, tight: bool = True) -> dict[str, str]:
+        """Write a matplotlib figure to ``figures/<name>``, close it and return its evidence entry."""
+        if tight:
+            fig.tight_layout()
+        fig.savefig(self.figure_path(name), dpi=dpi)
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+        return self.figure_entry(name, caption)
+
     @staticmethod
     def pyplot():
         """matplotlib.pyplot on the file-only Agg backend (a check draws its figures without a display)."""

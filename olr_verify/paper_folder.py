@@ -105,14 +105,31 @@ def read(folder: str | Path) -> tuple[dict[str, str], list[dict[str, Any]]]:
         for field in _TEXT_FIELDS:
             if field in entry and not isinstance(entry[field], str):
                 raise PaperError(f"{where}: {field} must be a string")
-        if entry.get("variant_of") and entry["variant_of"] not in ids:
-            raise PaperError(f"{where}: variant_of {entry['variant_of']!r} is not a claim of this paper.toml")
+        _check_variant(entry, entries, where)
         _check_shapes(entry, where)
         if not all(d.startswith(key + ":") for d in entry.get("depends_on", [])):
             raise PaperError(f"{where}: depends_on names results of this paper (ids starting with {key + ':'!r})")
+        stray = [d for d in entry.get("depends_on", []) if d not in ids]
+        if stray:
+            raise PaperError(f"{where}: depends_on {stray[0]!r} is not a claim of this paper.toml")
     _check_claim_links(entries, path)
     _check_hunts(data, path)
     return dict(paper), entries
+
+
+def _check_variant(entry: dict[str, Any], entries: list[dict[str, Any]], where: str) -> None:
+    """A variant (``variant_of``) is left out of its parent's printed parts, so it must be one: a statement below the
+    claim it varies (``<id>/corrected``) or beside one that declares a ``defect`` (the reading it corrects), never
+    itself. A printed part marked as a variant of a sibling would drop out of the parent's verdict."""
+    target = entry.get("variant_of")
+    if not target:
+        return
+    found = next((e for e in entries if e.get("id") == target), None)
+    if found is None:
+        raise PaperError(f"{where}: variant_of {target!r} is not a claim of this paper.toml")
+    if target == entry["id"] or not (entry["id"].startswith(target + "/") or found.get("defect")):
+        raise PaperError(f"{where}: variant_of {target!r}: a variant's id extends the claim it varies "
+                         f"({target}/...), or that claim declares a defect")
 
 
 def _check_hunts(data: dict[str, Any], path: Path) -> None:
@@ -391,7 +408,9 @@ def _claim_verdict(claim_id: str, ctx: Context) -> Outcome:
     """The verdict of another claim, decided once per run (:func:`olr_verify.cache.shared`: the processes of a run
     share it; several chains reuse one step)."""
     from olr_verify.cache import shared
+    from olr_verify.registry import note_link
 
+    note_link(claim_id)  # read back from the cache or decided here, it is one of this claim's links
     key = (claim_id, str(ctx.out_dir), ctx.quick, ctx.seed)
     if key in _DECIDING:  # a Python check that decides, back, a chain linking it: a cycle the loader cannot see
         return Outcome("error", "claim link", {"reason": f"claim links form a cycle through {claim_id} (a Python "
@@ -466,7 +485,7 @@ def _matrix_identity(texts: tuple[str, str], domain: dict[str, Any], scalars: di
 
     from olr_verify.checks import matrix_identity as mi
     from olr_verify.checks import scalar_common as sc
-    from olr_verify.expr import MATRIX_FUNCTIONS, called, expand_names, parse_expr
+    from olr_verify.expr import MATRIX_FUNCTIONS, called, expand_names, operands, parse_expr
 
     what = what or f"{texts[0]} == {texts[1]}"  # the sides as written, not expanded
     literals = {name: value for name, value in scope["let"].items() if isinstance(value, list)}
@@ -496,12 +515,28 @@ def _matrix_identity(texts: tuple[str, str], domain: dict[str, Any], scalars: di
                       + [f"{name} {len(rows)}x{len(rows[0])} given" for name, rows in literals.items()]
                       ) or "no matrix declared"
 
+    @functools.cache
+    def written() -> list[Any]:
+        """Every operand as written in the sides and the definitions, read with the same names: reading the whole
+        may cancel what has no real value (``sqrt(det(A))**2`` reads as ``det(A)``)."""
+        names = mi.namespace(scalars, scope["matrices"], scope["let"])
+        found = []
+        for text in [*texts, *(t for t in scope["let"].values() if isinstance(t, str))]:
+            for part in operands(text):
+                try:
+                    found.append(mi.read(part, names))
+                except ValueError:  # a piece that is no expression alone (a Piecewise condition)
+                    continue
+        return found
+
     def decide(ctx: Context) -> Outcome:
         try:
             lhs, rhs = sides()
+            parts = written()
         except ValueError as exc:  # read with symbolic entries, a side grew beyond the reader's caps
             return Outcome("inconclusive", f"matrix identity, {sizes}", {"identity": what, "reason": str(exc)})
-        return mi.decide(lhs, rhs, domain, ctx, sizes=sizes, what=what, reading=reading, points=points)
+        return mi.decide(lhs, rhs, domain, ctx, sizes=sizes, what=what, reading=reading, points=points,
+                         operands=parts)
 
     return decide
 
@@ -621,19 +656,20 @@ def _undecided(table: Any, where: str) -> Callable[[Context], Outcome]:
 
 
 def domain_text(entry: dict[str, Any]) -> str:
-    """A one-line rendering of a declared domain for the report (``printed_domain`` when given, as printed)."""
-    if isinstance(entry.get("printed_domain"), str):
-        return entry["printed_domain"]
+    """A one-line rendering of a declared domain for the report: ``printed_domain`` as printed, followed by the
+    ranges the verdict is about when the claim declares them (the printed text is display only: a claim checked
+    on a narrower range says so here, and with ``restricted`` is at most verified)."""
     def ranges(table: dict) -> str:  # shown as given; a malformed range is reported by the decider's loader
         return ", ".join(f"{k} ∈ [{v[0]}, {v[1]}]" if isinstance(v, list) and len(v) == 2 else f"{k}: {v!r}"
                          for k, v in table.items())
 
     dom = entry.get("domain")
-    if isinstance(dom, dict):
-        return ranges(dom)
-    if "params" in entry and isinstance(entry["params"], dict):
-        return ranges(entry["params"])
-    return str(dom or "")
+    checked = (ranges(dom) if isinstance(dom, dict) and dom else ranges(entry["params"])
+               if isinstance(entry.get("params"), dict) else "")
+    printed = entry.get("printed_domain")
+    if isinstance(printed, str) and printed:
+        return f"{printed} (checked on {checked})" if checked else printed
+    return checked or str(dom or "")
 
 
 def import_modules(folder: str | Path, key: str) -> None:

@@ -93,6 +93,17 @@ def _reduced(num, den):
     return num, den
 
 
+def _power_terms(p: Any, k: int) -> int:
+    """An upper bound on the terms of ``p**k``: its monomials are products of k of p's t terms (C(t + k - 1, k)),
+    and monomials of degree at most k deg(p) in p's n variables (C(n + k deg p, n))."""
+    from math import comb
+
+    if isinstance(p, fmpq) or len(p) <= 1:
+        return 1
+    n = sum(1 for d in p.degrees() if d > 0)
+    return min(comb(len(p) + k - 1, k), comb(n + k * p.total_degree(), n))
+
+
 def _fraction(e: Any, ctx, gens: dict, memo: dict) -> tuple:
     """``e`` as a reduced pair (numerator, denominator) of fmpq_mpoly (fmpq when it has no symbols)."""
     if e in memo:
@@ -120,6 +131,8 @@ def _fraction(e: Any, ctx, gens: dict, memo: dict) -> tuple:
             num, den, k = den, num, -k
         if k > 1 and not isinstance(num, fmpq) and max(num.total_degree(), den.total_degree()) * k > MAX_DEGREE:
             raise NotRational("the power's degree is too large")
+        if k > 1 and max(_power_terms(num, k), _power_terms(den, k)) > MAX_TERMS:
+            raise NotRational("the power would have too many terms")  # (24 terms)**64 is 10^20 terms: no memory
         out = _reduced(num**k, den**k)
     else:
         raise NotRational(f"{type(e).__name__} is not a rational operation")

@@ -240,11 +240,65 @@ def get(claim_id: str) -> Claim:
 
 def decide(claim_id: str, ctx: Context) -> Outcome:
     """The outcome of the registered check of ``claim_id``: how a check reuses another claim's verdict as one of
-    its links, whether that claim is declared in a ``paper.toml`` or decided by a Python ``@check``."""
-    fn = get(claim_id).check
-    if fn is None:
+    its links, whether that claim is declared in a ``paper.toml`` or decided by a Python ``@check``. The check
+    being computed records ``claim_id`` among its links (:func:`decided`)."""
+    claim = get(claim_id)
+    if claim.check is None:
         raise KeyError(f"decide: claim {claim_id!r} has no check")
-    return fn(ctx)
+    note_link(claim_id)
+    return decided(claim, ctx)[0]
+
+
+def note_link(claim_id: str) -> None:
+    """Record ``claim_id`` among the links of the check being computed (a verdict read back from a cache too)."""
+    if _LINKS:
+        _LINKS[-1].append(claim_id)
+
+
+SHARED_RUN = False  # set in the runner's check processes: each claim is decided once per run and (quick, seed)
+_LINKS: list[list[str]] = []  # one frame per check being computed: the claims it decided
+
+
+def decided(claim: Claim, ctx: Context) -> tuple[Outcome, list[str]]:
+    """``claim.check(ctx)`` and the ids of the claims it decided (its links, in order, once each). Inside a run
+    (:data:`SHARED_RUN`) computed once and shared by every process of the run (:func:`olr_verify.cache.shared`),
+    so that a claim decided as another claim's link and on its own is one computation and one verdict. An outcome
+    that cannot be pickled is returned unshared."""
+    fn = claim.check
+    computed: list = []
+
+    def compute() -> tuple[Outcome, list[str]]:
+        _LINKS.append([])
+        try:
+            computed.append((fn(ctx), list(dict.fromkeys(_LINKS[-1]))))
+        finally:
+            _LINKS.pop()
+        return computed[0]
+
+    if not SHARED_RUN:
+        return compute()
+    import pickle
+
+    from olr_verify.cache import shared
+
+    try:
+        return shared(ctx, f"outcome-{claim.id}", compute)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        if computed:
+            return computed[0]
+        raise
+
+
+def dependents(ids: set[str], links: dict[str, list[str]]) -> set[str]:
+    """The claims that reach one of ``ids`` through ``links`` (claim id -> the claims it decided), transitively."""
+    found, grew = set(ids), True
+    while grew:
+        grew = False
+        for claim_id, targets in links.items():
+            if claim_id not in found and found.intersection(targets):
+                found.add(claim_id)
+                grew = True
+    return found - set(ids)
 
 
 def select(only: str | None = None, seed: str | None = None, kind: str | None = None) -> list[Claim]:

@@ -36,11 +36,11 @@ def execute(claim: registry.Claim, ctx: Context) -> dict[str, Any]:
     start = time.perf_counter()
     fn = claim.check
     try:
-        outcome = no_check_yet() if fn is None else fn(ctx)
+        outcome, links = (no_check_yet(), []) if fn is None else registry.decided(claim, ctx)
         if not isinstance(outcome, Outcome):
             raise TypeError(f"check returned {type(outcome).__name__}, not Outcome")
         record = {"status": outcome.status, "method": outcome.method, "evidence": outcome.evidence,
-                  "artefact": outcome.counterexample, "certificate": None}
+                  "artefact": outcome.counterexample, "certificate": None, "links_to": links}
         if outcome.status == "proved":
             kernel_gate(record, outcome.certificate, claim.id)
         json.dumps(record, default=str)  # fail here, inside the check's time, if not serialisable
@@ -125,6 +125,7 @@ def _die_with_parent() -> None:
 
 def _child(claim: registry.Claim, ctx: Context, conn: Connection) -> None:
     _die_with_parent()
+    registry.SHARED_RUN = True  # set in the forked child only, like the prover's cap below
     if ctx.quick:  # set in the forked child only: the caller's process keeps its prover settings
         from olr_verify.prover import core
 
@@ -238,7 +239,8 @@ def assemble(claims: list[registry.Claim], records: dict[str, dict[str, Any]], o
                         "method": rec["method"], "seconds": rec["seconds"], "evidence": rec["evidence"],
                         "counterexample": cx_path, "certificate": _write_certificate(cert, out_dir, c.id),
                         "certificate_sha256": cert and cert["statement_sha256"], "source": c.source,
-                        "statement": c.statement, "domain": c.domain, "notes": c.notes, "variant_of": c.variant_of})
+                        "statement": c.statement, "domain": c.domain, "notes": c.notes, "variant_of": c.variant_of,
+                        "links_to": rec.get("links_to", [])})
     summarise(results, claims)  # parents from parts, defect classes of refutations (olr_verify/summary.py)
     _certify_summarised_parents(results, out_dir)
     return {"generated": datetime.now(timezone.utc).isoformat(timespec="seconds"), "version": __version__,
@@ -465,6 +467,11 @@ def run(out_dir: Path, only: str | None = None, quick: bool = False, jobs: int |
         raise ValueError(f"jobs must be >= 0 (0 = all cores), got {jobs}")
     check_output_folder(out_dir)
     previous = previous_results(out_dir) if only else None
+    if previous is not None:  # the claims that linked a re-decided claim are decided again with it
+        again = registry.dependents({c.id for c in selected},
+                                    {p["id"]: [t for t in p.get("links_to") or [] if isinstance(t, str)]
+                                     for p in previous["claims"] if isinstance(p.get("links_to", []), list)})
+        selected += [c for c in registry.claims() if c.id in again and c not in selected]
     restore = _exit_on_sigterm()
     stage = _stage(out_dir, previous, selected)
     try:

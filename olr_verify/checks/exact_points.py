@@ -175,8 +175,8 @@ def _breaks(expr, sym) -> set:
     """Real numbers where ``expr`` may jump, kink or vanish as a function of ``sym`` alone: the zeros of the
     arguments of Abs, sign and Heaviside, of the differences of the arguments of Max and Min, of the sides of
     Piecewise conditions, of floor/ceiling arguments minus an integer in -10..10, and of ``expr`` itself (a strict
-    relation's touching point), where these depend on ``sym`` only and are polynomials whose factors of degree 1 or
-    2 give them exactly."""
+    relation's touching point), where these depend on ``sym`` only and are polynomials whose factors of degree up to
+    :data:`MAX_ROOT_DEGREE` (or with two terms) give them exactly, by radicals."""
     import itertools
 
     sp = _sp()
@@ -199,9 +199,19 @@ def _breaks(expr, sym) -> set:
         except (sp.PolynomialError, sp.GeneratorsNeeded, sp.CoercionFailed, ValueError, TypeError):
             continue
         for factor, _ in factors:
-            if factor.degree() in (1, 2) and (factor.domain.is_QQ or factor.domain.is_ZZ):
-                found.update(r for r in sp.roots(factor.as_expr(), sym) if r.is_real)
+            small = factor.degree() <= MAX_ROOT_DEGREE or len(factor.terms()) == 2
+            if small and (factor.domain.is_QQ or factor.domain.is_ZZ):
+                found.update(r for r in sp.roots(factor.as_expr(), sym) if _readable_real(r))
     return found
+
+
+MAX_ROOT_DEGREE = 4  # exact zeros by radicals (x^3 - 2 at 2^(1/3)); x^n - c of any degree
+
+
+def _readable_real(root) -> bool:
+    """A real root written without I or RootOf: a point the safe reader, the deciders and the replay all read."""
+    sp = _sp()
+    return root.is_real is True and not root.has(sp.I, sp.CRootOf) and len(sp.sstr(root)) <= 200
 
 
 def _real_at(expr, enclose, values: dict, env: dict) -> bool:

@@ -82,10 +82,7 @@ def _slack_map(ctx: Context, name: str, relation: str, fixed: dict, title: str, 
     ax.set_xlabel("a")
     ax.set_ylabel("b")
     ax.set_title(title, fontsize=9)
-    fig.tight_layout()
-    fig.savefig(ctx.figure_path(name), dpi=90)
-    plt.close(fig)
-    return Context.figure_entry(name, caption)
+    return ctx.save_figure(fig, name, caption)
 
 
 @check("002:lemma-a.1")

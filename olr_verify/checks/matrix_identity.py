@@ -121,15 +121,18 @@ def _entries(value: Any) -> list[Any]:
     return list(value) if isinstance(value, sp.MatrixBase) else [value]
 
 
-def _reduces_to_zero(diff: Any) -> bool:
+def _reduces_to_zero(diff: Any) -> bool | None:
+    """Whether lhs - rhs reduces to 0 by exact algebra; None when it is too large to try (flint's term cap, then
+    sympy's node and expansion caps: no budget bounds sympy's time on a huge form, nor its memory)."""
     from olr_verify.checks.scalar_common import sympy_zero
+    from olr_verify.kernel.inequality import MAX_TERMS, expanded_terms
     from olr_verify.rational_function import is_zero_function
 
     exact = is_zero_function(diff)  # a rational function: decided exactly by flint, in milliseconds
     if exact is not None:
         return exact
-    if beyond([diff], MAX_REDUCE_NODES):  # no budget bounds sympy's time on a huge form
-        return False
+    if beyond([diff], MAX_REDUCE_NODES) or expanded_terms(diff) > MAX_TERMS:
+        return None
     num, _ = sp.fraction(sp.together(diff))
     return sp.expand(num) == 0 or sympy_zero(diff) is not None
 
@@ -173,6 +176,17 @@ def _sample(domain: dict[str, tuple[str, str]], free: list[str], rng, end: str |
     return point
 
 
+def _set_zero(point: dict[str, str], name: str, domain: dict[str, tuple[str, str]]) -> bool:
+    """Put ``name`` at 0 in ``point`` if the point stays in the domain; whether it did."""
+    from olr_verify.checks.exact_points import in_domain
+
+    trial = {**point, name: "0"}
+    if name in domain and not in_domain({k: v for k, v in trial.items() if k in domain}, domain):
+        return False
+    point.update(trial)
+    return True
+
+
 def _exact(expr: Any, point: dict[str, str]) -> Any:
     """``expr`` at the point in exact arithmetic: a rational (a rational function at a rational point), None where
     it is undefined there (a division by 0), ``...`` for anything else (left to ball arithmetic)."""
@@ -211,7 +225,7 @@ def _divides_by_zero(expr: Any, point: dict[str, str], env: dict) -> bool:
     return False
 
 
-def _compare(a: Any, b: Any, point: dict[str, str]) -> str:
+def _compare(a: Any, b: Any, point: dict[str, str], precisions: tuple[int, ...] = (256, 2048)) -> str:
     """"undefined", "differ" or "agree" (or "unknown" where the enclosures cannot tell) for the entries a, b:
     exactly where both are rational there, else by enclosures (at 256 bits, then 2048 bits before an enclosure
     that fails is taken for a value that does not exist: cancellation in a long polynomial widens a ball)."""
@@ -227,7 +241,7 @@ def _compare(a: Any, b: Any, point: dict[str, str]) -> str:
         return "differ" if va != vb else "agree"  # exact values and every divisor as written exactly nonzero
     saved = ctx.prec
     try:
-        for bits in (256, 2048):
+        for bits in precisions:
             ctx.prec = bits
             env = {name: X.of(fmpq(Fraction(v).numerator, Fraction(v).denominator)) for name, v in point.items()}
             ia, ib = _enclosure(a, env), _enclosure(b, env)
@@ -247,39 +261,95 @@ def _compare(a: Any, b: Any, point: dict[str, str]) -> str:
     return "differ" if ia.hi < ib.lo or ib.hi < ia.lo else "agree"
 
 
-def _statements(pairs, domain) -> list[dict[str, Any]]:
+OPERAND_POINTS = 8  # seeded interior points at which the operands as written must have a value (as for scalars)
+BREAKS = (sp.sign, sp.Abs, sp.Max, sp.Min, sp.Piecewise, sp.Heaviside, sp.floor, sp.ceiling)
+
+
+def _breaking(entries: list[Any], names: list[str]) -> list[str]:
+    """The names inside a sign, Abs, Max, Min, Piecewise, Heaviside, floor or ceiling of an entry: where each of them
+    is 0, such a function may break, and a random draw never puts it there."""
+    inside = {s.name for e in entries for node in sp.preorder_traversal(e) if isinstance(node, BREAKS)
+              for s in node.free_symbols}
+    return [name for name in names if name in inside]
+
+
+def _may_be_undefined(e: Any) -> bool:
+    """An operand entry that can lack a real value on a part of the domain with room in it (what seeded points
+    find): a function or a fractional power in it. A rational function of the entries (an inverse) lacks one only
+    on its poles, where no draw falls and the sides are undefined too."""
+    from olr_verify.rational_function import fraction
+
+    partial = any(isinstance(node, sp.Function) or (isinstance(node, sp.Pow) and not node.exp.is_Integer)
+                  for node in sp.preorder_traversal(e))
+    return not e.is_number and partial and fraction(e) is None
+
+
+FINE_POINTS = 4  # compared points re-checked at FINE_BITS: a constant difference such as e^-1000 shows at any of them
+FINE_BITS = 8192  # before the points alone are called evidence: e^-1000 and 1 - tanh(1000) are apart at this precision
+
+
+def _apart(pairs, points) -> dict[str, Any] | None:
+    """Why the points cannot be the evidence for an identity sympy left undecided: an entry of lhs - rhs is a
+    nonzero constant, or its sides are apart at :data:`FINE_BITS` bits at a point where 256 bits could not tell
+    (a difference below the replay's tolerance: neither refuted nor verified). None when neither."""
+    from olr_verify.checks.scalar_replay import nonzero_constant
+
+    for k, (a, b) in enumerate(pairs):
+        constant = nonzero_constant(a - b)
+        if constant is not None:
+            return {"entry": k, "reason": f"lhs - rhs is the nonzero constant {sp.sstr(constant)[:80]} in this entry, "
+                                          "below what a sampled point can show"}
+        for point in points[:FINE_POINTS]:
+            if _compare(a, b, point, precisions=(FINE_BITS,)) == "differ":
+                return {"entry": k, "point": point, "reason": f"the sides are apart at {FINE_BITS} bits at this point, "
+                        "by less than the replay's tolerance: the identity is neither shown nor refuted"}
+    return None
+
+
+def _statements(pairs, domain, written) -> list[dict[str, Any]]:
+    ops = {"operands": [sp.sstr(e) for e in written]} if written else {}
     return [{"kind": "identity", "lhs": sp.sstr(a), "rhs": sp.sstr(b),
-             "domain": {k: [str(lo), str(hi)] for k, (lo, hi) in domain.items()}} for a, b in pairs]
+             "domain": {k: [str(lo), str(hi)] for k, (lo, hi) in domain.items()}, **ops} for a, b in pairs]
 
 
 def decide(lhs: Any, rhs: Any, domain: dict[str, tuple[str, str]], ctx: Context, *, sizes: str, what: str = "",
-           reading: str = "", points: int | None = None) -> Outcome:
-    """Decide ``lhs == rhs`` entry by entry (see the module docstring)."""
+           reading: str = "", points: int | None = None, operands: list[Any] = ()) -> Outcome:
+    """Decide ``lhs == rhs`` entry by entry (see the module docstring); ``operands``: the values of the operands as
+    written (``expr.operands``), which must be defined wherever the sides are compared."""
     import numpy as np
 
     from olr_verify.checks import scalar_common as sc
     from olr_verify.rational_function import fraction
 
     pairs = list(zip(_entries(lhs), _entries(rhs)))
+    written = list(dict.fromkeys(e for value in operands for e in _entries(value) if _may_be_undefined(e)))
     if sc.recording():  # statement mode (replay binding): every entry is a statement of the claim
-        return [sc._record(statement) for statement in _statements(pairs, domain)][-1]
+        return [sc._record(statement) for statement in _statements(pairs, domain, written)][-1]
     ev: dict[str, Any] = {"identity": what or f"{sp.sstr(lhs)} == {sp.sstr(rhs)}", "sizes": sizes,
                           "reading": reading or f"generic symbolic entries of the declared sizes ({sizes}) only"}
     rng = np.random.default_rng(ctx.seed)
-    free = sorted({s.name for a, b in pairs for s in a.free_symbols | b.free_symbols} - set(domain))
+    free = sorted(({s.name for a, b in pairs for s in a.free_symbols | b.free_symbols}
+                   | {s.name for e in written for s in e.free_symbols}) - set(domain))
     n = POINTS_QUICK if ctx.quick else (points or POINTS_FULL)
     counts = {"agree": 0, "undefined": 0, "unknown": 0}
-    for i in range(n + 2):
-        end = ("lo", "hi")[i] if i < 2 else None
-        if end and not domain:
+    compared = []
+    zeros = _breaking([e for pair in pairs for e in pair], [*free, *domain])  # one point with each at 0
+    for i in range(n + 2 + len(zeros)):
+        end = ("lo", "hi")[i] if i < 2 else "zero" if i < 2 + len(zeros) else None
+        if end in ("lo", "hi") and not domain:
             continue
-        point = _sample(domain, free, rng, end)
+        point = _sample(domain, free, rng, None if end == "zero" else end)
+        if end == "zero" and not _set_zero(point, zeros[i - 2], domain):
+            continue
         found = [_compare(a, b, point) for a, b in pairs]
+        if end is None and i < 2 + len(zeros) + OPERAND_POINTS and any(_compare(e, e, point) == "undefined"
+                                                                     for e in written):
+            found.append("undefined")
         if "undefined" in found:
-            if end is None:  # an end may be a printed open end (x > 0 registered as [0, ...])
-                ev.update({"undefined_at": point, "reason": "a side is not defined (a log or a fractional power of a "
-                           "non-positive number, a division by 0) at a point inside the domain: the identity is "
-                           "not shown on the stated domain"})
+            if end is None:  # an end may be a printed open end (x > 0 registered as [0, ...]); 0 a pole of inv(A)
+                ev.update({"undefined_at": point, "reason": "a side or an operand as written is not defined (a log "
+                           "or a fractional power of a non-positive number, a division by 0) at a point inside the "
+                           "domain: the identity is not shown on the stated domain"})
                 return Outcome("inconclusive", f"ball arithmetic at rational points, {sizes}", ev)
             counts["undefined"] += 1
             continue
@@ -299,18 +369,26 @@ def decide(lhs: Any, rhs: Any, domain: dict[str, tuple[str, str]], ctx: Context,
                        "confirm it: an unconfirmed difference is no refutation"})
             return Outcome("inconclusive", f"ball arithmetic at rational points, {sizes}", ev)
         counts["unknown" if "unknown" in found else "agree"] += 1
+        compared.append(point)
     ev.update({"points_agreeing": counts["agree"], "points_unknown": counts["unknown"],
                "ends_undefined": counts["undefined"]})
     rational = all(fraction(a - b) is not None for a, b in pairs)
     if ctx.quick and counts["agree"] and not rational:  # sympy's together/expand costs seconds: full mode only
         ev["reading"] += "; quick mode: rational points only, no symbolic reduction"
         return Outcome("verified", f"ball arithmetic at {counts['agree']} rational points (quick mode), {sizes}", ev)
-    if all(_reduces_to_zero(a - b) for a, b in pairs):
+    reduced = [_reduces_to_zero(a - b) for a, b in pairs]
+    if all(reduced):
         ev["certificate"] = ("none (not kernel-checked): every entry of lhs - rhs reduces to 0 over one denominator ("
                              + ("python-flint polynomials)" if rational else "python-flint or sympy)"))
         return Outcome("verified", f"exact algebra, symbolic entries, {sizes}", ev)
     if counts["agree"] == 0:
         ev["reason"] = "sympy could not reduce lhs - rhs to 0 and no point could be compared"
         return Outcome("inconclusive", f"ball arithmetic at rational points, {sizes}", ev)
-    ev["sympy"] = "could not reduce every entry of lhs - rhs to 0"
+    apart = _apart(pairs, compared)
+    if apart is not None:
+        ev.update(apart)
+        return Outcome("inconclusive", f"ball arithmetic at rational points, {sizes}", ev)
+    ev["sympy"] = ("could not reduce every entry of lhs - rhs to 0" if None not in reduced else
+                   "not tried on every entry: lhs - rhs is beyond the caps of exact algebra (flint's terms, sympy's "
+                   "nodes and expansion)")
     return Outcome("verified", f"ball arithmetic at {counts['agree']} rational points (sympy undecided), {sizes}", ev)

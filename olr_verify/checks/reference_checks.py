@@ -71,13 +71,10 @@ def _deviation_figure(ctx: Context, name: str, rows: list[dict], what: str) -> d
     ax.set_ylabel(what)
     ax.set_title(name, fontsize=9)
     ax.legend(fontsize=6, ncol=2)
-    fig.tight_layout()
     fname = "deviation_" + name.split(" ")[0].lower().replace("/", "_") + ".png"
-    fig.savefig(ctx.figure_path(fname), dpi=100)
-    plt.close(fig)
-    return Context.figure_entry(fname, f"Per-round deviation of the fast learner from its certified reference "
+    return ctx.save_figure(fig, fname, f"Per-round deviation of the fast learner from its certified reference "
                                        f"({name}); every curve should stay below the dashed tolerance. 1e-18 "
-                                       "stands for an exact zero.")
+                                       "stands for an exact zero.", dpi=100)
 
 
 def _verdict(name: str, rows: list[dict], started: float, what: str, ctx: Context | None = None) -> Outcome:

@@ -21,6 +21,7 @@ import time
 from fractions import Fraction
 from typing import Any
 
+from olr_verify.expr import operands
 from olr_verify.outcome import Context, Outcome
 from olr_verify.checks.exact_points import (PrecisionLost, _breaks, _exact, _may_be_undefined, _real_at,  # noqa: F401
                                           _sample_point, _sp, _to_rational_str, eval_exact, in_domain, parse,
@@ -104,8 +105,10 @@ def identity(lhs, rhs, domain: dict[str, tuple[str, str]], ctx: Context, *, what
     """Decide ``lhs == rhs`` (sympy expressions) on ``domain`` (sampling box for the fallback); ``printed``:
     see :func:`identity_certificate`."""
     sp = _sp()
+    written = [part for text in printed[:2] for part in operands(text)] if printed else []
     recorded = _record({"kind": "identity", "lhs": sp.sstr(lhs), "rhs": sp.sstr(rhs),
-                        "domain": {k: [str(a), str(b)] for k, (a, b) in domain.items()}})
+                        "domain": {k: [str(a), str(b)] for k, (a, b) in domain.items()},
+                        **({"operands": written} if written else {})})
     if recorded is not None:
         return recorded
     from olr_verify.kernel.inequality import MAX_TERMS, expanded_terms
@@ -367,7 +370,8 @@ def inequality(relation: str, domain: dict[str, tuple[str, str]], ctx: Context, 
                use_prover: bool = True, prover_seconds: float | None = None) -> Outcome:
     """Decide a scalar relation over ``domain``: the prover first, a confirmed search second."""
     recorded = _record({"kind": "relation", "relation": relation,
-                        "domain": {k: [str(a), str(b)] for k, (a, b) in domain.items()}})
+                        "domain": {k: [str(a), str(b)] for k, (a, b) in domain.items()},
+                        "operands": operands(str(relation))})
     if recorded is not None:
         return recorded
     t0 = time.perf_counter()
@@ -451,8 +455,8 @@ def combine(parts: list[tuple[str, Outcome]], method: str = "printed chain, link
     if status == "refuted":
         label, first = next((lab, o) for lab, o in parts if o.status == "refuted")
         cex = dict(first.counterexample)
-        cex["link"] = label
-        ev["refuted_link"] = label
+        cex["link"] = f"{label} > {cex['link']}" if cex.get("link") else label  # the path to a nested link
+        ev["refuted_link"] = cex["link"]
     return Outcome(status, method, ev, cex, certificate)
 
 

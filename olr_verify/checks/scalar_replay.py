@@ -45,14 +45,17 @@ def replay_scalar_relation(artefact: dict[str, Any]) -> tuple[bool, dict[str, An
     rel = parse(rep["relation"])
     slack_expr = slack_of(rel)
     point = _point(rep, slack_expr.free_symbols)
-    outside = _outside(rep, point)
+    outside = _outside(rep, point) or undefined_operand_at(rep, point)
     if outside:
         return False, outside
     strict = isinstance(rel, (sp.StrictLessThan, sp.StrictGreaterThan))
     if slack_expr.is_Rational:  # a fact between rational constants: decided exactly, with no tolerance
         return bool(slack_expr < 0 or (strict and slack_expr == 0)), {"slack_exact": str(slack_expr)}
     slack = eval_exact(slack_expr, point, 60)
-    confirmed = bool(slack.is_real and (slack < -RELATION_TOLERANCE or (strict and exact_zero(slack_expr, point))))
+    if slack.is_real and strict and not slack < -RELATION_TOLERANCE and exact_zero(slack_expr, point):
+        return True, {"slack_exact": "0", "reading": "a strict relation fails where its slack is exactly 0 (the "
+                      "60-digit value below is rounding)", "slack_60_digits": str(slack)}
+    confirmed = bool(slack.is_real and slack < -RELATION_TOLERANCE)
     return confirmed, {"slack_60_digits": str(slack), "tolerance": RELATION_TOLERANCE}
 
 
@@ -72,7 +75,7 @@ def replay_identity(artefact: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
     rep = artefact["replay"]
     lhs_e, rhs_e = parse(rep["lhs"]), parse(rep["rhs"])
     point = _point(rep, lhs_e.free_symbols | rhs_e.free_symbols)
-    outside = _outside(rep, point)
+    outside = _outside(rep, point) or undefined_operand_at(rep, point)
     if outside:
         return False, outside
     exact = (lhs_e - rhs_e).xreplace({s: _exact(point[s.name]) for s in (lhs_e - rhs_e).free_symbols})
@@ -91,11 +94,28 @@ def replay_identity(artefact: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
                                                      "tolerance": f"{IDENTITY_TOLERANCE} * (1 + |lhs| + |rhs|)"}
 
 
+def undefined_operand_at(rep: dict[str, Any], point: dict) -> dict[str, str] | None:
+    """Why the identity is no statement at ``point``: an operand as written (``rep["operands"]``, from the
+    registry) has no real value there, which reading cancelled (``log(x) - log(x) + x`` reads as ``x``)."""
+    for text in rep.get("operands", []):
+        operand = parse(text)
+        if not isinstance(operand, _sp().Expr) or not {s.name for s in operand.free_symbols} <= set(point):
+            continue  # a relation (its sides are operands of their own) or a name the point does not give
+        try:  # exactly, by sympy's assumptions: a float evaluation would round atanh(1 - 10^-45) to atanh(1)
+            value = operand.xreplace({s: _exact(point[s.name]) for s in operand.free_symbols})
+        except (ArithmeticError, ValueError, TypeError):
+            continue
+        if value.is_real is False or value.is_finite is False:  # None (sympy cannot tell) is not "undefined"
+            return {"reason": f"the operand {text} as written has no real value at the point: the statement says "
+                              "nothing there"}
+    return None
+
+
 def nonzero_constant(diff):
-    """The nonzero rational that ``diff`` expands to (``x + 10**-60 - x``), or None: a difference far below any
-    sampling tolerance, decided exactly."""
+    """The nonzero constant that ``diff`` expands to (``x + 10**-60 - x``, ``exp(-1000)``), or None: a difference
+    far below any sampling tolerance, decided exactly (sympy must know the constant is not 0)."""
     value = _sp().expand(diff)
-    return value if value.is_Rational and value != 0 else None
+    return value if value.is_number and value.is_zero is False and value.is_finite else None
 
 
 # --------------------------------------------------------------------------- statement mode (replay binding)

@@ -199,10 +199,7 @@ def progress_figure(ctx: Context, claim: str, res) -> dict:
     ax.set_ylabel("regret / bound")
     ax.set_title(f"hunting {claim}", fontsize=9)
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    name = _figure_name("hunt_", claim)
-    fig.savefig(ctx.figure_path(name), dpi=90)
-    plt.close(fig)
-    return Context.figure_entry(name, f"Hunting progress on {claim}: the best regret/bound ratio found as "
-                                      "sequences are evaluated. Above the red line is a float64 candidate "
-                                      "violation (counted only after the 50-digit replay).")
+    return ctx.save_figure(fig, _figure_name("hunt_", claim),
+                           f"Hunting progress on {claim}: the best regret/bound ratio found as sequences are "
+                           "evaluated. Above the red line is a float64 candidate violation (counted only after the "
+                           "50-digit replay).")

@@ -156,6 +156,13 @@ def _defined(domain, names, sides) -> None:
     """Both sides defined (real, no division by 0, no log or fractional power of a non-positive number)
     on the whole domain, shown by interval enclosures on at most :data:`DEFINED_BOXES` boxes that cover
     it: an identity such as x/x == 1 or exp(log(x)) == x holds only where its sides exist."""
+    if not names:  # constants (domain = {}): one enclosure each
+        try:
+            for side in sides:
+                compile_expr(side)({})
+        except Undefined as exc:
+            raise Rejected(f"a side is not defined: {exc}") from None
+        return
     frame = Inequality({"relation": f"{names[0]} >= 0", "domain": domain})
     enclosures = [compile_expr(side.subs(frame.maps, simultaneous=True)) for side in sides]
     boxes, used = [dict(frame.root)], 1

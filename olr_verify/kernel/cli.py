@@ -66,7 +66,10 @@ def _bound_to_report(cert: dict, path: Path, results: Path, explicit: bool) -> t
     other statement, copied over a claim's file, proves nothing about the claim. Without a report, the
     kernel's verdict on the certificate's own statement is the answer."""
     if not results.is_file():
-        return (False, f"results file {results} not found") if explicit else (True, "accepted")
+        if explicit:
+            return False, f"results file {results} not found"
+        return True, (f"accepted on its own statement only: no {results} to bind it to claim {cert.get('claim')!r} "
+                      "(give --results)")
     claim = cert.get("claim")
     if not isinstance(claim, str):
         return False, f"the certificate names no claim, so {results.name} cannot bind it to one"

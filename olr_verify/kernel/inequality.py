@@ -81,10 +81,12 @@ class Inequality:
         check_names(self.names)
         self.slack, self.strict = slack_of(cert["relation"], self.names)
         self.syms = [sp.Symbol(n) for n in self.names]
+        self.gaps: dict[str, object] = {}  # name -> enclosure of lo - hi, for a range with a dependent end
         self.root = self._root_box(domain)
         self.f = compile_expr(self.slack)
         self.budget = min(int(cert.get("max_nodes", MAX_NODES)), MAX_NODES)
         self.count = [0]  # nodes checked, shared with the pieces of multiplier closers
+        self.faces = [0]  # monotone faces being closed (shared likewise): no empty closer inside one
         self.smooth = is_smooth(self.slack)
         self._derivs: dict = {}
         self._views: dict = {}  # on_box: slack with the box's Abs/Max/Min branches resolved -> view
@@ -115,6 +117,7 @@ class Inequality:
                 continue
             if lo_e is not None and hi_e is not None:
                 maps[u], box[name] = lo_e + (hi_e - lo_e) * u, (fmpq(0), fmpq(1))
+                self.gaps[name] = compile_expr(lo_e - hi_e)
             else:
                 maps[u], box[name] = (lo_e + u if lo_e is not None else hi_e - u), (fmpq(0), INF)
         self.slack = self.slack.subs(maps, simultaneous=True)
@@ -199,6 +202,33 @@ class Inequality:
     def close_interval(self, node, box) -> bool:
         return self.good(self.f(env_of(box)))
 
+    def close_empty(self, node, box) -> bool:
+        """The range of ``var`` (two ends, one of them an expression of earlier names) on the box. Where the
+        enclosure of lo - hi is > 0 the range is empty at every point: the box holds no point of the domain. Where it
+        is only >= 0, the domain's points of the box have lo = hi, so s takes the same value at either end of var's
+        coordinate: ``face`` closes the box with that coordinate at ``end`` (``"lo"``: 0, ``"hi"``: 1)."""
+        name = node.get("var")
+        gap = self.gaps.get(name)
+        if gap is None:
+            raise Rejected("empty needs a variable whose range has two ends, one of them dependent")
+        if self.faces[0]:  # a face is not a box of the domain: s there bounds s inside, empty or not
+            raise Rejected("empty cannot close a box inside a face")
+        g = gap(env_of(box))
+        if g.gt0():
+            return True
+        end = {"lo": fmpq(0), "hi": fmpq(1)}.get(node.get("end"))
+        if end is None or "face" not in node or not g.ge0():
+            return False
+        self.close_face(node["face"], {**box, name: (end, end)})
+        return True
+
+    def close_face(self, node, face) -> None:
+        self.faces[0] += 1
+        try:
+            self.node(node, face)
+        finally:
+            self.faces[0] -= 1
+
     def close_mean_value(self, node, box) -> bool:
         if not self.smooth:
             raise Rejected("mean_value needs a slack built from the smooth-function list")
@@ -225,7 +255,7 @@ class Inequality:
         end = box[name][0] if slope > 0 else box[name][1] if slope < 0 else None
         if end is None or isinstance(end, float):
             return False
-        self.node(node.get("face"), {**box, name: (end, end)})
+        self.close_face(node.get("face"), {**box, name: (end, end)})
         return True
 
     def slope(self, i: int, box) -> int:

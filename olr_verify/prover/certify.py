@@ -22,7 +22,8 @@ from flint import ctx, fmpq
 
 from olr_verify.expr import ExprError
 from olr_verify.kernel import FORMAT, PRECISION_BITS, intervals, statement_sha256
-from olr_verify.kernel.inequality import MAX_PIECES, Inequality, Rejected, _q, exactly_zero, read_expr
+from olr_verify.kernel.inequality import (MAX_PIECES, Inequality, Rejected, _q, env_of, exactly_zero, read_expr,
+                                          slack_of)
 from olr_verify.kernel.intervals import Undefined, compile_expr, to_fmpq
 from olr_verify.prover import tailcert
 
@@ -79,7 +80,7 @@ def certify(relation: str, domain: dict[str, tuple[str, str]], *, max_boxes: int
         ops_limit = None if max_ops is None else intervals.OPS[0] + int(max_ops)
         search = _Search(_Memoised(cert), max_boxes, deadline, ops_limit)
         tree = (search.abs_cases_root() or search.rewritten_root()
-                or search.node(dict(search.ineq.root), face=False, depth=0))
+                or search.node(dict(search.ineq.root), face=False, depth=0) or search.factored_root(relation))
     except (ExprError, Rejected, Undefined, ValueError, TypeError) as exc:
         return None, f"no kernel certificate: {exc}"[:300]
     except _OutOfWork as exc:
@@ -230,22 +231,46 @@ class _Search:
         (``exp(E)/(1+exp(E))`` as ``1/(1+exp(-E))``, which encloses without dependency), searched with
         a quarter of the budget (boxes and interval operations); None when there is nothing to rewrite or the
         search fails."""
-        slack, box = self.ineq.slack, dict(self.ineq.root)
-        ops = None if self.ops_limit is None else intervals.OPS[0] + (self.ops_limit - intervals.OPS[0]) // 4
         try:
-            form = tailcert.rewritten(slack)
-            sub = None if form is None else _Search(
-                self.ineq.piece(read_expr(str(form), self.ineq.names), self.ineq.strict), self.max_boxes // 4,
-                self.deadline, ops)
+            form = tailcert.rewritten(self.ineq.slack)
         except (Undefined, Rejected, ExprError, ValueError, TypeError):
             return None
-        if sub is None:
+        return None if form is None else self._form_root(form, self.max_boxes // 4, 4)
+
+    def factored_root(self, relation: str):
+        """After the search is stuck with a reparametrised range: a root ``multiplier`` leaf (h = 0, one piece),
+        the slack as sympy factors it in the printed variables, the kernel's coordinates substituted after. A
+        product whose factors enclose with a sign (r (1 - 2r)/(2D) for r/(2D) - r^2/D, r in [sqrt(40) e^(-9D/40),
+        1/5], to D = oo) closes where the sum of its terms does not (both terms tend to 0)."""
+        if not self.ineq.maps or self.max_boxes <= self.boxes:
             return None
         try:
+            printed, _ = slack_of(relation, self.ineq.names)
+            factored = sp.factor(printed)
+            if not isinstance(factored, sp.Mul) or sum(1 for f in factored.args if f.free_symbols) < 2:
+                return None
+            form = factored.subs(self.ineq.maps, simultaneous=True)
+        except (ExprError, ValueError, TypeError, sp.PolynomialError):
+            return None
+        return self._form_root(form, self.max_boxes - self.boxes, 1, plain=True)
+
+    def _form_root(self, form: sp.Expr, boxes: int, share: int, plain: bool = False):
+        """The root leaf ``s == form`` (a multiplier with h = 0 and one piece) with the piece's tree searched on
+        ``boxes`` boxes and 1/``share`` of the interval operations left, or None. ``plain``: no multiplier or minimum
+        leaves in that tree (their sympy steps, unbounded by the work budget, ran for minutes on a factored form)."""
+        box = dict(self.ineq.root)
+        ops = None if self.ops_limit is None else intervals.OPS[0] + (self.ops_limit - intervals.OPS[0]) // share
+        try:
+            sub = _Search(self.ineq.piece(read_expr(str(form), self.ineq.names), self.ineq.strict), boxes,
+                          self.deadline, ops)
+            if plain:
+                sub.piece_budget, sub.minimum_points = 0, []
             tree = sub.node(box, face=False, depth=0)
-        except (_OutOfWork, RecursionError):
-            tree = None
-        self.boxes += sub.boxes + 1  # the root leaf and the piece's tree
+        except (Undefined, Rejected, ExprError, ValueError, TypeError, _OutOfWork, RecursionError):
+            return None
+        finally:
+            self.boxes += 1
+        self.boxes += sub.boxes  # the root leaf and the piece's tree
         if tree is None:
             return None
         leaf = {"close": "multiplier", "log_multiplier": "0",
@@ -253,11 +278,35 @@ class _Search:
         return leaf if self._closes("multiplier", leaf, box, False) else None
 
     def _leaf(self, box, face, depth):
+        empty = self._empty(box, depth)
+        if empty is not None:
+            return empty
         for closer in ("interval", "mean_value"):
             if self._closes(closer, {"close": closer}, box, face):
                 return {"close": closer}
         return (self._monotone(box, face, depth) or self._zero(box) or self._touching(box, face)
                 or self._minimum(box, depth) or self._positive(box) or self._multiplier(box, depth))
+
+    def _empty(self, box, depth):
+        """An ``empty`` leaf: a dependent range is empty on the whole box (never on a face, where the kernel
+        refuses it: a coordinate fixed here but not in the root box marks one)."""
+        root = self.ineq.root
+        if any(lo == hi and root[n][0] != root[n][1] for n, (lo, hi) in box.items()):
+            return None
+        for name in self.ineq.gaps:
+            leaf = {"close": "empty", "var": name}
+            if self._closes("empty", leaf, box, False):
+                return leaf
+            try:
+                on_edge = self.ineq.gaps[name](env_of(box)).ge0()
+            except (Undefined, ZeroDivisionError):
+                on_edge = False
+            for end, at in (("hi", fmpq(1)), ("lo", fmpq(0))) if on_edge else ():
+                face = self.node({**box, name: (at, at)}, True, depth + 1)
+                leaf = {"close": "empty", "var": name, "end": end, "face": face}
+                if face is not None and self._closes("empty", leaf, box, False):
+                    return leaf
+        return None
 
     def _minimum(self, box, depth):
         """A ``minimum`` leaf: s is convex in some coordinates x_T on the box and its gradient in x_T vanishes
@@ -386,7 +435,7 @@ class _Search:
         bounds = {fmpq(0)} if strict else set()
         for where in (() if strict else (box, {**box, name: (end, end)})):
             try:
-                lo = compile_expr(expr)(_env(where)).lo
+                lo = compile_expr(expr)(env_of(where)).lo
             except (Undefined, ZeroDivisionError):
                 return None
             if not isinstance(lo, float) and lo > -MAX_BOUND:
@@ -475,7 +524,7 @@ class _Search:
     def _near_zero(self, point, box) -> bool:
         """Cheap screen before sympy: s and d_i s (i in point) contain 0 at the point (box centre elsewhere)."""
         at = {n: point.get(n, _inner(lo, hi)) for n, (lo, hi) in box.items()}
-        env = _env({n: (v, v) for n, v in at.items()})
+        env = env_of({n: (v, v) for n, v in at.items()})
         try:
             values = [self.ineq.f(env)] + [self.ineq.deriv(self.ineq.names.index(n))(env) for n in point]
         except (Undefined, ZeroDivisionError):
@@ -673,9 +722,3 @@ def _simplest(lo: fmpq, hi: fmpq) -> Fraction:
 
 def _ends(box):
     return [e for ends in box.values() for e in ends]
-
-
-def _env(box):
-    from olr_verify.kernel.inequality import env_of
-
-    return env_of(box)

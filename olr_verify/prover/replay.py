@@ -20,8 +20,13 @@ def replay_scalar(artefact: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
 
     from olr_verify.expr import exact_rational
 
+    from olr_verify.checks.scalar_replay import undefined_operand_at
+
     rep = artefact["replay"]
     point = {str(k): exact_rational(v) for k, v in dict(rep["point"]).items()}
+    undefined = undefined_operand_at(rep, {k: str(v) for k, v in point.items()})
+    if undefined:
+        return False, undefined
     domain = rep.get("domain") or {k: ("-oo", "oo") for k in point}
     variables = parse_domain({k: tuple(v) for k, v in domain.items()})
     slack, strict, _ = parse_relation(rep["relation"], [v.name for v in variables])

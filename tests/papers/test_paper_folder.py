@@ -181,7 +181,7 @@ def test_symbols_carry_assumptions_and_nested_chains_keep_their_labels(fresh_reg
     fresh_registry.add_paper(tmp_path)
     out = _decide("t:lemma-1", tmp_path)
     assert out.evidence["links"]["root"]["status"] == "proved"  # needs s > 0: sqrt(s**2) = |s| otherwise
-    assert out.status == "refuted" and out.evidence["refuted_link"] == "inner"
+    assert out.status == "refuted" and out.evidence["refuted_link"] == "inner > false"  # the whole path
 
 
 def test_an_identity_of_free_symbols_takes_an_empty_domain_and_a_relation_does_not(fresh_registry, tmp_path):

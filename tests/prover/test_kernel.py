@@ -166,6 +166,8 @@ def test_check_proof_prints_accepted_or_rejected_with_exit_codes(tmp_path):
         assert run.returncode == code, run.stderr
         assert run.stdout.startswith(text)
         assert "Traceback" not in run.stderr
+        if code == 0:  # a file outside any report: accepted on its own statement, and it says so (stderr)
+            assert run.stdout.strip() == "accepted" and "own statement only" in run.stderr
 
 
 # ------------------------------------------------------------------ the five holes of issue 13

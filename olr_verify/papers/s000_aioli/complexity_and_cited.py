@@ -302,14 +302,12 @@ def figure_1(ctx: Context) -> Outcome:
     for k, f in curves.items():
         ax.plot(grid, f, label=k)
     ax.set_xlabel("next input x"), ax.set_ylabel("prediction y_hat(x)"), ax.legend()
-    fig.tight_layout()
-    fig.savefig(ctx.figure_path(name), dpi=90)
-    plt.close(fig)
+    figure = ctx.save_figure(fig, name, "Prediction functions x -> y_hat(x) after 6 rounds: FTRL "
+                                        "is a line through 0 (proper); AIOLI and Foster et al. bend "
+                                        "(improper). Look at the curvature of AIOLI near |x| = 1.")
     ok = nonlin["FTRL (lam = 1)"] < 1e-9 and nonlin["AIOLI (lam = 1/B^2)"] > 1e-3
     return Outcome("verified" if ok else "inconclusive", "reproduction on a 6-point 1-D history (settings not printed)",
                    {"history": {"x": X.ravel().tolist(), "y": Y.tolist()}, "B": B, "R": R,
                     "max_deviation_from_best_line_through_0": nonlin,
-                    "figures": [Context.figure_entry(name, "Prediction functions x -> y_hat(x) after 6 rounds: FTRL "
-                                                           "is a line through 0 (proper); AIOLI and Foster et al. bend "
-                                                           "(improper). Look at the curvature of AIOLI near |x| = 1.")],
+                    "figures": [figure],
                     "note": "the non-linearity of AIOLI is also certified in ball arithmetic by 000:equation-10"})

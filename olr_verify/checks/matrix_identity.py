@@ -289,21 +289,41 @@ FINE_BITS = 8192  # before the points alone are called evidence: e^-1000 and 1 -
 
 
 def _apart(pairs, points) -> dict[str, Any] | None:
-    """Why the points cannot be the evidence for an identity sympy left undecided: an entry of lhs - rhs is a
-    nonzero constant, or its sides are apart at :data:`FINE_BITS` bits at a point where 256 bits could not tell
-    (a difference below the replay's tolerance: neither refuted nor verified). None when neither."""
-    from olr_verify.checks.scalar_replay import nonzero_constant
-
+    """Why the points cannot be the evidence for an identity sympy left undecided: the sides of an entry are apart
+    at :data:`FINE_BITS` bits at a point where 256 bits could not tell (a difference below the replay's tolerance:
+    neither refuted nor verified). None when they are not."""
     for k, (a, b) in enumerate(pairs):
-        constant = nonzero_constant(a - b)
-        if constant is not None:
-            return {"entry": k, "reason": f"lhs - rhs is the nonzero constant {sp.sstr(constant)[:80]} in this entry, "
-                                          "below what a sampled point can show"}
         for point in points[:FINE_POINTS]:
             if _compare(a, b, point, precisions=(FINE_BITS,)) == "differ":
                 return {"entry": k, "point": point, "reason": f"the sides are apart at {FINE_BITS} bits at this point, "
                         "by less than the replay's tolerance: the identity is neither shown nor refuted"}
     return None
+
+
+def _nonzero_constant(diff: Any) -> Any:
+    from olr_verify.checks.scalar_replay import nonzero_constant
+
+    return nonzero_constant(diff)
+
+
+def _refuted(pairs, k: int, point: dict[str, str], domain, ev: dict[str, Any], sizes: str) -> Outcome:
+    """``refuted`` with entry k at ``point`` as a scalar identity artefact, if its replay confirms the difference;
+    else ``inconclusive`` (an unconfirmed difference is no refutation)."""
+    from olr_verify.checks import scalar_common as sc
+
+    art = {"replay": {"type": "identity", "lhs": sp.sstr(pairs[k][0]), "rhs": sp.sstr(pairs[k][1]),
+                      "point": point, "domain": {n: [str(lo), str(hi)] for n, (lo, hi) in domain.items()}}}
+    ev.update({"entry": k, "point": point})
+    try:
+        confirmed, details = sc.replay_identity(art)
+    except (ValueError, ArithmeticError) as exc:  # e.g. a constant too long for the safe reader
+        confirmed, details = False, {"reason": f"{type(exc).__name__}: {exc}"}
+    if confirmed:
+        ev["replay"] = details
+        return Outcome("refuted", "exact evaluation of the entries at a rational point", ev, art)
+    ev.update({"replay": details, "reason": "the entries differ at this point but the replay does not "
+               "confirm it: an unconfirmed difference is no refutation"})
+    return Outcome("inconclusive", f"ball arithmetic at rational points, {sizes}", ev)
 
 
 def _statements(pairs, domain, written) -> list[dict[str, Any]]:
@@ -342,8 +362,8 @@ def decide(lhs: Any, rhs: Any, domain: dict[str, tuple[str, str]], ctx: Context,
         if end == "zero" and not _set_zero(point, zeros[i - 2], domain):
             continue
         found = [_compare(a, b, point) for a, b in pairs]
-        if end is None and i < 2 + len(zeros) + OPERAND_POINTS and any(_compare(e, e, point) == "undefined"
-                                                                     for e in written):
+        if (end is not None or i < 2 + len(zeros) + OPERAND_POINTS) and any(_compare(e, e, point) == "undefined"
+                                                                           for e in written):
             found.append("undefined")
         if "undefined" in found:
             if end is None:  # an end may be a printed open end (x > 0 registered as [0, ...]); 0 a pole of inv(A)
@@ -354,20 +374,7 @@ def decide(lhs: Any, rhs: Any, domain: dict[str, tuple[str, str]], ctx: Context,
             counts["undefined"] += 1
             continue
         if "differ" in found:
-            k = found.index("differ")
-            art = {"replay": {"type": "identity", "lhs": sp.sstr(pairs[k][0]), "rhs": sp.sstr(pairs[k][1]),
-                              "point": point, "domain": {n: [str(lo), str(hi)] for n, (lo, hi) in domain.items()}}}
-            ev.update({"entry": k, "point": point})
-            try:
-                confirmed, details = sc.replay_identity(art)
-            except (ValueError, ArithmeticError) as exc:  # e.g. a constant too long for the safe reader
-                confirmed, details = False, {"reason": f"{type(exc).__name__}: {exc}"}
-            if confirmed:
-                ev["replay"] = details
-                return Outcome("refuted", "exact evaluation of the entries at a rational point", ev, art)
-            ev.update({"replay": details, "reason": "the entries differ at this point but the replay does not "
-                       "confirm it: an unconfirmed difference is no refutation"})
-            return Outcome("inconclusive", f"ball arithmetic at rational points, {sizes}", ev)
+            return _refuted(pairs, found.index("differ"), point, domain, ev, sizes)
         counts["unknown" if "unknown" in found else "agree"] += 1
         compared.append(point)
     ev.update({"points_agreeing": counts["agree"], "points_unknown": counts["unknown"],
@@ -384,6 +391,9 @@ def decide(lhs: Any, rhs: Any, domain: dict[str, tuple[str, str]], ctx: Context,
     if counts["agree"] == 0:
         ev["reason"] = "sympy could not reduce lhs - rhs to 0 and no point could be compared"
         return Outcome("inconclusive", f"ball arithmetic at rational points, {sizes}", ev)
+    constant = next((k for k, (a, b) in enumerate(pairs) if _nonzero_constant(a - b) is not None), None)
+    if constant is not None:  # the sides differ by a constant wherever both are defined: at any compared point
+        return _refuted(pairs, constant, compared[0], domain, ev, sizes)
     apart = _apart(pairs, compared)
     if apart is not None:
         ev.update(apart)

@@ -284,7 +284,7 @@ def _may_be_undefined(e: Any) -> bool:
     return not e.is_number and partial and fraction(e) is None
 
 
-FINE_POINTS = 4  # compared points re-checked at FINE_BITS: a constant difference such as e^-1000 shows at any of them
+FINE_POINTS = 4  # compared points re-checked at FINE_BITS (a constant difference is refuted before, exactly)
 FINE_BITS = 8192  # before the points alone are called evidence: e^-1000 and 1 - tanh(1000) are apart at this precision
 
 
@@ -298,12 +298,6 @@ def _apart(pairs, points) -> dict[str, Any] | None:
                 return {"entry": k, "point": point, "reason": f"the sides are apart at {FINE_BITS} bits at this point, "
                         "by less than the replay's tolerance: the identity is neither shown nor refuted"}
     return None
-
-
-def _nonzero_constant(diff: Any) -> Any:
-    from olr_verify.checks.scalar_replay import nonzero_constant
-
-    return nonzero_constant(diff)
 
 
 def _refuted(pairs, k: int, point: dict[str, str], domain, ev: dict[str, Any], sizes: str) -> Outcome:
@@ -391,7 +385,7 @@ def decide(lhs: Any, rhs: Any, domain: dict[str, tuple[str, str]], ctx: Context,
     if counts["agree"] == 0:
         ev["reason"] = "sympy could not reduce lhs - rhs to 0 and no point could be compared"
         return Outcome("inconclusive", f"ball arithmetic at rational points, {sizes}", ev)
-    constant = next((k for k, (a, b) in enumerate(pairs) if _nonzero_constant(a - b) is not None), None)
+    constant = next((k for k, (a, b) in enumerate(pairs) if sc.nonzero_constant(a - b) is not None), None)
     if constant is not None:  # the sides differ by a constant wherever both are defined: at any compared point
         return _refuted(pairs, constant, compared[0], domain, ev, sizes)
     apart = _apart(pairs, compared)

@@ -55,16 +55,39 @@ def test_measured_order_interleaves_and_decides_like_order_outcome():
     assert out.status == "verified"
 
 
-def test_a_slope_near_the_acceptance_line_is_measured_again():
+def _fake_curve(monkeypatch, exponent: float) -> list[int]:
+    """Replace the clock by costs of exactly size**exponent; the list counts the rounds measured."""
+    import olr_verify.timing as timing
+
+    calls = []
+
+    def curve(sizes, build, work, repeat=3):
+        calls.append(repeat)
+        return [1e-6 * s ** exponent for s in sizes]
+
+    monkeypatch.setattr(timing, "cost_curve", curve)
+    return calls
+
+
+def test_a_slope_near_the_acceptance_line_is_measured_again(monkeypatch):
     from olr_verify.timing import measured_order
 
-    # slope ~2 against the line 1.6 + 0.5: within NEAR, so every extra round runs
-    out = measured_order((300, 600, 1200), lambda s: s, _python_work(2.0), 1.6, "quadratic loop", repeat=1,
-                         extra_rounds=2)
-    assert out.evidence["passes"] == 3
-    # far from the line: one round only
-    out = measured_order((300, 600, 1200), lambda s: s, _python_work(1.0), 3.0, "linear loop", repeat=1)
-    assert out.evidence["passes"] == 1
+    # slope 2 against the line 1.6 + 0.5: within NEAR, so every extra round runs (a fake clock, so the slope
+    # is exactly 2 on a busy machine too)
+    calls = _fake_curve(monkeypatch, 2.0)
+    out = measured_order((300, 600, 1200), lambda s: s, None, 1.6, "quadratic", repeat=1, extra_rounds=2)
+    assert len(calls) == 3 and out.evidence["passes"] == 3 and out.status == "verified"
+
+
+def test_a_slope_far_from_the_acceptance_line_is_measured_once(monkeypatch):
+    from olr_verify.timing import measured_order
+
+    calls = _fake_curve(monkeypatch, 1.0)
+    out = measured_order((300, 600, 1200), lambda s: s, None, 3.0, "linear", repeat=2)
+    assert len(calls) == 1 and out.evidence["passes"] == 2
+    calls = _fake_curve(monkeypatch, 4.0)
+    out = measured_order((300, 600, 1200), lambda s: s, None, 1.0, "quartic", repeat=2)
+    assert len(calls) == 1 and out.status == "inconclusive"
 
 
 def test_the_hidden_term_grows_with_a_fixed_cost_and_is_reported():

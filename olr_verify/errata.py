@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from olr_verify.registry import DEFECTS
+from olr_verify.summary import is_variant
 
 HEADINGS = {"substantive": "Substantive defects", "slip": "Slips", "domain": "Domain",
             "extraction": "Extraction losses (our copy of the text, not the paper)", None: "Not yet classified"}
@@ -38,8 +39,9 @@ def _inherited(c: dict[str, Any]) -> bool:
 def entries(claims: list[dict[str, Any]], seed: str) -> list[dict[str, Any]]:
     """The refuted printed claims of paper ``seed`` in errata order (class, then printed order)."""
     order = {d: i for i, d in enumerate(DEFECTS)}
+    by_id = {c["id"]: c for c in claims}
     found = [c for c in claims if seed_of(c["id"]) == seed and c["status"] == "refuted"
-             and not c.get("variant_of") and not _inherited(c)]
+             and not is_variant(c, by_id) and not _inherited(c)]
     return sorted(found, key=lambda c: order.get(c.get("defect"), len(order)))  # stable: printed order
 
 
@@ -93,7 +95,7 @@ def _consequence(c: dict[str, Any], by_id: dict[str, dict[str, Any]]) -> str:
 
 
 def _corrected(c: dict[str, Any], claims: list[dict[str, Any]]) -> list[str]:
-    variants = [v for v in claims if v.get("variant_of") == c["id"]]
+    variants = [v for v in claims if v.get("variant_of") == c["id"]]  # c is refuted: each is a corrected variant
     if not variants:
         return ["none registered" + ("" if c.get("defect") in ("substantive", "extraction", None)
                                      else " (a slip or domain defect needs one)")]

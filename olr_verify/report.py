@@ -77,7 +77,10 @@ def claim_details(c: dict[str, Any]) -> list[str]:
         lines.append(f"- **domain:** {c['domain']}")
     if c.get("source"):
         lines.append(f"- **source:** {c['source']}")
-    if c.get("variant_of"):
+    if c.get("variant_of") and c.get("evidence", {}).get("counted_as_printed_part"):
+        lines.append(f"- **declares** `variant_of = {c['variant_of']}`, a claim this run did not refute: decided as "
+                     "a printed part")
+    elif c.get("variant_of"):
         lines.append(f"- **corrected variant of** `{c['variant_of']}` (not printed in the paper)")
     if c["status"] == "refuted":
         lines.append(f"- **defect:** {c.get('defect') or 'not classified'} — {c.get('defect_reason', '')}"
@@ -177,7 +180,7 @@ def render(results: dict[str, Any]) -> str:
     run = results.get("run", {})
     lines = ["# olr_verify report", "",
              f"Generated {results['generated']} by olr_verify {results['version']} in {results['seconds']} s"
-             + (f" (quick mode)" if run.get("quick") else "")
+             + (" (quick mode)" if run.get("quick") else "")
              + (f", claims matching `{run['only']}`" if run.get("only") else "") + ".", ""]
     lines += [f"Updated {u['generated']} by `--only '{u['only']}'` ({len(u['ids'])} claim(s), {u['seconds']} s"
               + (", quick mode" if u.get("quick") else "") + ")." for u in run.get("updates") or []]
@@ -190,7 +193,8 @@ def render(results: dict[str, Any]) -> str:
     lines += ["", "A parent claim (`id`) summarises its parts (`id/part`, e.g. proof steps): with a check of its "
               "own it keeps its status, lists the counts of its parts, and says so when a printed proof step is "
               "false (\"proved — printed proof step X false\"); without one it takes a status from them (method "
-              "\"summary of parts\"). Corrected variants (`variant_of`) are not parts.", ""]
+              "\"summary of parts\"). Corrected variants (`variant_of` a claim the run refuted) are not parts; a claim "
+              "that declares `variant_of` a claim the run did not refute is one.", ""]
     refuted = [c for c in claims if c["status"] == "refuted"]
     if refuted:
         lines += ["## Refuted claims at a glance", ""]

@@ -19,7 +19,7 @@ from typing import Any
 
 from olr_verify import __version__, artefacts, cache, errata, registry
 from olr_verify.outcome import Context, Outcome, no_check_yet
-from olr_verify.summary import summarise, summarise_parents  # noqa: F401 - summarise_parents: old import path
+from olr_verify.summary import printed_parts_of, summarise, summarise_parents  # noqa: F401 - summarise_parents: old import path
 
 TIME_LIMIT_FULL = 900.0  # a safety net only (budgets are work units): far above the slowest check, ~120 s loaded
 TIME_LIMIT_QUICK = 40.0
@@ -93,10 +93,11 @@ def _certify_summarised_parents(results: list[dict[str, Any]], out_dir: Path) ->
     a parent whose parts' certificates cannot be read is ``verified``, never ``proved`` without one."""
     from olr_verify.kernel import check
 
+    by_id = {r["id"]: r for r in results}
     for r in results:
         if r["status"] != "proved" or r.get("certificate"):
             continue
-        parts = [p for p in results if p["id"].startswith(r["id"] + "/") and not p.get("variant_of")]
+        parts = printed_parts_of(r["id"], results, by_id)
         try:
             links = [{"label": p["id"], "certificate": json.loads((out_dir / p["certificate"]).read_text())}
                      for p in parts]

@@ -6,7 +6,9 @@ Two passes over the results list of a run (``runner.assemble`` calls :func:`summ
    without a check of its own takes its status from them; a parent with its own check keeps its status but
    says both when a printed step is false (``refuted_parts``, and ``evidence.printed_proof`` such as
    "statement proved; printed proof step 000:lemma-8/derivative-at-0 false"). Corrected variants
-   (``variant_of`` set) are not printed parts: they are listed apart, under ``evidence.variants``.
+   (:func:`is_variant`: ``variant_of`` a claim the run refuted) are not printed parts: they are listed apart,
+   under ``evidence.variants``. A claim that names as its ``variant_of`` a claim the run did not refute is
+   counted as a printed part: a declaration cannot take a false (or unproved) step out of its parent's verdict.
 2. :func:`attach_defects` — every refuted claim carries ``defect`` (one of :data:`registry.DEFECTS`) and
    ``defect_reason``, copied from the judgement stored in the claim's TOML entry; a refuted parent without a
    judgement of its own inherits the class of its refuted parts (``substantive`` wins). A refuted claim with
@@ -30,11 +32,23 @@ def _top(claim_id: str) -> str:
     return claim_id.split("/", 1)[0]
 
 
-def _printed_parts(results: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+def is_variant(r: dict[str, Any], by_id: dict[str, dict[str, Any]]) -> bool:
+    """A corrected variant: ``variant_of`` names a claim that is refuted in these results. (A variant corrects a
+    refuted reading; one of a claim that stands, like a stronger reading of it, is decided as a printed part.)"""
+    target = by_id.get(r.get("variant_of") or "")
+    return target is not None and target["status"] == "refuted"
+
+
+def printed_parts_of(parent_id: str, results: list[dict[str, Any]], by_id: dict[str, dict[str, Any]]):
+    """The printed parts (``parent_id/...``, not corrected variants) of one claim."""
+    return [p for p in results if p["id"].startswith(parent_id + "/") and not is_variant(p, by_id)]
+
+
+def _printed_parts(results: list[dict[str, Any]], by_id) -> dict[str, list[dict[str, Any]]]:
     """Printed parts (not corrected variants) by top-level parent id."""
     parts: dict[str, list[dict[str, Any]]] = {}
     for r in results:
-        if "/" in r["id"] and not r.get("variant_of"):
+        if "/" in r["id"] and not is_variant(r, by_id):
             parts.setdefault(_top(r["id"]), []).append(r)
     return parts
 
@@ -58,13 +72,16 @@ def summarise_parents(results: list[dict[str, Any]]) -> None:
     by_id = {r["id"]: r for r in results}
     for r in results:  # a merged run (``--only``) may carry the summary of an earlier run
         r.pop("refuted_parts", None)
-        for key in ("parts", "variants", "refuted_parts", "printed_proof"):
+        for key in ("parts", "variants", "refuted_parts", "printed_proof", "counted_as_printed_part"):
             r["evidence"].pop(key, None)
     variants: dict[str, list[str]] = {}
     for r in results:
-        if "/" in r["id"] and r.get("variant_of"):
+        if "/" in r["id"] and is_variant(r, by_id):
             variants.setdefault(_top(r["id"]), []).append(r["id"])
-    for pid, children in _printed_parts(results).items():
+        elif r.get("variant_of"):
+            r["evidence"]["counted_as_printed_part"] = (f"declares variant_of {r['variant_of']}, which this run did "
+                                                        "not refute: a printed part of its parent")
+    for pid, children in _printed_parts(results, by_id).items():
         parent = by_id.get(pid)
         if parent is None:
             continue
@@ -123,7 +140,12 @@ def attach_defects(results: list[dict[str, Any]], claims: Iterable[Claim]) -> No
     for r in sorted(results, key=lambda r: -r["id"].count("/")):  # parts before their parents
         for key in DEFECT_FIELDS:
             r.pop(key, None)
+        r["evidence"].pop("declared_defect", None)
         if r["status"] != "refuted":
+            declared = registered.get(r["id"])
+            if declared is not None and declared.defect:
+                r["evidence"]["declared_defect"] = (f"{declared.defect} declared in the paper folder, but this run "
+                                                    f"did not refute the claim ({r['status']})")
             continue
         found = _judgement(registered.get(r["id"])) or _inherited(r, by_id)
         r.update(found or {"defect": None, "defect_reason": UNCLASSIFIED})
@@ -144,8 +166,9 @@ def defect_problems(results: list[dict[str, Any]]) -> list[str]:
     """
     problems = []
     decided_variants: dict[str, list[str]] = {}
+    by_id = {r["id"]: r for r in results}
     for r in results:
-        if r.get("variant_of") and r["status"] in DECIDED:
+        if is_variant(r, by_id) and r["status"] in DECIDED:
             decided_variants.setdefault(r["variant_of"], []).append(r["id"])
     for r in results:
         if r["status"] != "refuted":

@@ -107,7 +107,10 @@ class DeclaredBound:
             raise ValueError(f"{where}: learner_params values must be expressions of the parameters (strings)")
         spec = cls(str(entry["learner"]), {k: str(v) for k, v in args.items()}, str(entry["bound"]), params)
         spec.check_arguments(where)
-        spec.compiled()
+        try:
+            spec.compiled()
+        except ValueError as exc:  # the reader's errors (ExprError) name the text, not the claim
+            raise ValueError(f"{where}: {exc}") from None
         return spec
 
     def check_arguments(self, where: str) -> None:
@@ -469,6 +472,13 @@ def replay_regret_bound(art: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
                 **details}
 
 
+def _integer_coverage(ranges: dict[str, tuple[Fraction, Fraction]], per_point: list[dict[str, Any]]) -> dict:
+    """How many of the values of n and d the hunt ran ("31 of 200"): a bound false at one value left out is not
+    seen (a hunt samples, it does not enumerate)."""
+    return {name: f"{len({int(p['point'][name]) for p in per_point})} of {int(hi - lo) + 1}"
+            for name, (lo, hi) in ranges.items() if name in _INTS}
+
+
 def decide(spec: DeclaredBound, ctx: Context, claim_id: str) -> Outcome:
     """The verdict of a declared regret bound."""
     import zlib
@@ -484,6 +494,7 @@ def decide(spec: DeclaredBound, ctx: Context, claim_id: str) -> Outcome:
           "corners_of_the_ranges_tried": f"{res['corners'][0]} of {res['corners'][1]}",
           "worst_point": {k: str(v) for k, v in worst.get("point", {}).items()}, "worst_sequence": worst.get("kind"),
           "parameter_points": len(res["per_point"]),
+          "integer_values_tried": _integer_coverage(spec.compiled()["ranges"], res["per_point"]),
           "worst_ratio_by_point": [{**{k: str(v) for k, v in p["point"].items()}, "ratio": round(p["worst_ratio"], 6)}
                                    for p in res["per_point"]]}
     method = ("declared regret bound hunted over its parameter ranges (corners first, then random; adaptive, "

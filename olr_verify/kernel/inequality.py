@@ -52,11 +52,10 @@ def slack_of(relation: str, names) -> tuple[sp.Expr, bool]:
 
 
 def is_smooth(expr: sp.Expr) -> bool:
-    """Built only from + * /, constant powers, numbers, symbols and the SMOOTH functions."""
+    """Built only from + * /, powers, numbers, symbols and the SMOOTH functions. A power b**e with e not constant
+    encloses as exp(e log b) (``intervals.compile_expr``), defined only where b > 0, where it is smooth."""
     for node in sp.preorder_traversal(expr):
-        if node.is_Atom or node.is_Add or node.is_Mul or node.func in SMOOTH:
-            continue
-        if node.is_Pow and not node.args[1].free_symbols:
+        if node.is_Atom or node.is_Add or node.is_Mul or node.is_Pow or node.func in SMOOTH:
             continue
         return False
     return True

@@ -146,12 +146,22 @@ def test_a_parent_with_its_own_check_says_both_its_status_and_its_false_printed_
 
 
 def test_corrected_variants_are_not_parts_of_their_parent():
+    results = [_result("000:lemma-8", "inconclusive", method="none"), _result("000:lemma-8/a", "refuted", cx="a"),
+               _result("000:lemma-8/a/corrected", "refuted", cx="x.json", variant_of="000:lemma-8/a"),
+               _result("000:lemma-8/b", "proved")]
+    summary.summarise_parents(results)
+    assert results[0]["status"] == "refuted" and results[0]["refuted_parts"] == ["000:lemma-8/a"]
+    assert results[0]["evidence"]["parts"] == {"refuted": 1, "proved": 1}
+    assert results[0]["evidence"]["variants"] == ["000:lemma-8/a/corrected"]
+
+
+def test_a_variant_of_a_claim_that_stands_is_a_part():
+    """Only a refuted claim has a correction; a refuted "variant" of a proved part would hide a false step."""
     results = [_result("000:lemma-8", "inconclusive", method="none"), _result("000:lemma-8/a", "proved"),
                _result("000:lemma-8/a/corrected", "refuted", cx="x.json", variant_of="000:lemma-8/a")]
     summary.summarise_parents(results)
-    assert results[0]["status"] == "proved"
-    assert results[0]["evidence"]["parts"] == {"proved": 1}
-    assert results[0]["evidence"]["variants"] == ["000:lemma-8/a/corrected"]
+    assert results[0]["status"] == "refuted" and results[0]["refuted_parts"] == ["000:lemma-8/a/corrected"]
+    assert "variants" not in results[0]["evidence"]
 
 
 def test_a_second_summary_of_merged_results_starts_afresh():

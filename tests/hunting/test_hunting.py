@@ -1,6 +1,5 @@
 """Bound hunting (issue 6): fast deterministic tests (marker ``hunt``)."""
 import json
-import math
 
 import mpmath
 import numpy as np
@@ -10,8 +9,8 @@ from hypothesis import given, settings, strategies as st, target
 from olr_verify.hunting import highprec_learners as hl
 from olr_verify.hunting.bounds import TARGETS, Sequence, evaluate, ratio, with_defaults
 from reference.comparator import best_in_ball, best_in_ball_fast
-from olr_verify.hunting.confirm import confirm, replay_artefact
-from olr_verify.hunting.numerics import FLOAT, MP
+from olr_verify.hunting.confirm import confirm
+from olr_verify.hunting.numerics import MP
 from olr_verify.hunting.optimisers import hunt, theorem_4_2_sequence
 from olr_verify.hunting.strategies import adaptive_binary, bounded_sequences
 

@@ -1,6 +1,5 @@
 """Bounds hunted over their whole hypothesis space (issue 15), hunt verdicts (issue 14), campaign rows and
 ``olr-verify hunt`` arguments (issue 16).  Fast: marker ``hunt``."""
-import math
 import sqlite3
 import subprocess
 import sys

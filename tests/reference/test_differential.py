@@ -1,6 +1,5 @@
 """Differential and printed-box claims of the reference area, run through the registry (quick budget)."""
 import json
-from pathlib import Path
 
 import pytest
 

@@ -1,7 +1,6 @@
 """reference.ftrl_surrogate_1d, reference.ftrl, reference.ons_projection."""
 import numpy as np
 import pytest
-from scipy.optimize import minimize_scalar
 
 from olr_verify.printed.ftrl_003 import approximate_loss
 from reference.ftrl import ftrl_argmin

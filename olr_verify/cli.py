@@ -164,11 +164,17 @@ def cmd_check_proof(args: argparse.Namespace) -> int:
     """Prints ``accepted`` (exit 0) or ``rejected: <reason>`` (exit 1): the kernel's verdict on the file."""
     from olr_verify.kernel.cli import verdict_of
 
-    ok, reason = verdict_of(args.path, args.results)
+    ok, reason = verdict_of(args.path, args.results, args.time_limit)
+    reason = _one_line(reason)  # a name inside the certificate may hold a newline (and a line "accepted")
     print("accepted" if ok else f"rejected: {reason}")
     if ok and reason != "accepted":  # accepted, but not bound to a report: said apart, stdout keeps the contract
         print(f"note: {reason}", file=sys.stderr)
     return 0 if ok else 1
+
+
+def _one_line(text: str) -> str:
+    """Control characters shown escaped (``\\n``), so that a message is one line."""
+    return re.sub(r"[\x00-\x1f\x7f]", lambda m: m.group().encode("unicode_escape").decode(), text)
 
 
 def _optional(module: str):
@@ -232,6 +238,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path", type=Path, help="a certificate JSON file (e.g. reports/latest/certificates/000_lemma-5.json)")
     p.add_argument("--results", type=Path, default=None,
                    help="results.json binding the certificate's claim (default: ../../results.json if present)")
+    p.add_argument("--time-limit", type=float, default=300.0, metavar="SECONDS",
+                   help="safety net: reject a certificate not decided within this many seconds (default 300; 0: none)")
     p.set_defaults(func=cmd_check_proof)
     return parser
 

@@ -56,6 +56,12 @@ MAX_BITS = 100_000
 MAX_DIFF_ORDER = 4  # total order of the diff() calls of one expression (each costs a symbolic derivative)
 MAX_SYMBOLIC_POWER = 64  # an integer power of a non-numeric base (expand would blow up beyond)
 MAX_ARGS = 12  # arguments of one call (Max/Min of many arguments are slow to build)
+#: A constant argument of a function whose evaluation needs precision growing with the argument (exp, the
+#: hyperbolic and trigonometric functions, erf, a constant power's exponent) is at most this in absolute value:
+#: sympy decides the sign of 1 + exp(-exp(exp(15))) by computing exp(15) to millions of bits (minutes, unbounded).
+MAX_CONSTANT_ARGUMENT = 10**6
+_MAGNITUDE_CAPPED = {"exp", "expm1", "sinh", "cosh", "tanh", "sin", "cos", "tan", "erf", "erfc",
+                     "Sigmoid", "Softplus", "Exprel"}
 
 
 class ExprError(ValueError):
@@ -255,7 +261,21 @@ def _bits(q: sp.Rational) -> int:
     return max(int(abs(q.p)).bit_length(), int(q.q).bit_length(), 1)
 
 
+def _bounded_constant(arg: sp.Expr, where: str) -> None:
+    """A constant ``arg`` (no symbols) is at most :data:`MAX_CONSTANT_ARGUMENT` in absolute value; its pieces were
+    bounded the same way when they were read, so this low-precision evaluation is cheap."""
+    if isinstance(arg, sp.MatrixBase) or arg.free_symbols or not arg.is_number or arg.is_Rational and \
+            abs(arg) <= MAX_CONSTANT_ARGUMENT:
+        return
+    size = sp.Abs(arg).evalf(5, maxn=200)
+    if size.is_comparable and size > MAX_CONSTANT_ARGUMENT:
+        raise ExprError(f"the constant argument {_short(arg)} of {where} is beyond {MAX_CONSTANT_ARGUMENT:.0e} in "
+                        "absolute value")
+
+
 def _power(base: sp.Expr, exponent: sp.Expr) -> sp.Expr:
+    if base.is_number and not exponent.is_Integer:
+        _bounded_constant(exponent, "a power")
     if exponent.is_Number:
         if not base.is_number and exponent.is_Rational and abs(exponent) > MAX_SYMBOLIC_POWER:
             raise ExprError(f"exponent {_short(exponent)} of a non-numeric base is beyond {MAX_SYMBOLIC_POWER}")
@@ -449,6 +469,9 @@ class _Reader:
         args = [self.expr(a, depth + 1) for a in n.args]
         if fname not in MATRIX_FUNCTIONS and any(isinstance(a, sp.MatrixBase) for a in args):
             raise ExprError(f"{fname}() takes numbers, not a matrix ({_short(self.segment(n))!r})")
+        if fname in _MAGNITUDE_CAPPED:
+            for a in args:
+                _bounded_constant(a, f"{fname}()")
         try:
             return self.finite(_CALLABLE[fname](*args))
         except ExprError:

@@ -3,9 +3,12 @@ strictly, accepted by the kernel and, when the report's ``results.json`` is foun
 above PATH), bound by it to the claim the certificate names."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import stat
+import threading
 from pathlib import Path
 
 from olr_verify.kernel import check, statement_sha256
@@ -38,8 +41,44 @@ def read_certificate(path: Path) -> dict:
     return json.loads(data.decode("utf-8"), object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
 
 
-def verdict_of(path: Path, results: Path | None = None) -> tuple[bool, str]:
-    """(accepted, reason) for the certificate file at ``path``; never raises."""
+#: Seconds after which check-proof stops and rejects (a safety net: sympy's exact steps have no budget of their
+#: own, and a hostile certificate can chain many; the committed ones take below 1 s each).
+SAFETY_NET_SECONDS = 300
+
+
+class _SafetyNet(BaseException):
+    """Not an Exception: the kernel's ``except Exception`` around sympy's steps must not swallow it."""
+
+
+def verdict_of(path: Path, results: Path | None = None, seconds: float = SAFETY_NET_SECONDS) -> tuple[bool, str]:
+    """(accepted, reason) for the certificate file at ``path``; never raises. Past ``seconds`` of wall-clock time
+    (Unix main thread) the answer is a rejection that says so."""
+    try:
+        with _alarm(seconds):
+            return _verdict_of(path, results)
+    except _SafetyNet:
+        return False, f"not decided within the safety net of {seconds:g} s (the certificate asks too much exact work)"
+
+
+@contextlib.contextmanager
+def _alarm(seconds: float):
+    if not seconds or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM"):
+        yield
+        return
+
+    def stop(signum, frame):
+        raise _SafetyNet()
+
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _verdict_of(path: Path, results: Path | None) -> tuple[bool, str]:
     try:
         cert = read_certificate(path)
     except (OSError, ValueError, RecursionError) as exc:

@@ -20,7 +20,8 @@ MAX_PIECES = 64  # pieces of one multiplier closer
 MAX_ORDER = 2  # derivatives used to establish a monotone closer's slope
 MAX_TERMS = 20_000  # monomials an exact check may expand to (a hostile (a+...+h)**64 would have 10^9)
 MAX_HESSIAN = 4  # coordinates of a touching/minimum Hessian (its leading minors cost n! by cofactors)
-MAX_EXACT_OPS = 400  # size (sympy count_ops) of a form sympy may simplify
+MAX_EXACT_OPS = 200  # size (sympy count_ops) of a form sympy may simplify (its time is unbounded: 23 s at 198 ops)
+MAX_DENOMINATORS = 8  # distinct denominators cancel(together(.)) may combine (2.4x the time for every 2 more)
 MAX_DERIV_OPS = 4000  # size of a derivative of order 3 or more
 
 
@@ -541,7 +542,8 @@ def rewrite_depth(e: sp.Expr) -> int:
 
 
 def identically_zero(expr: sp.Expr) -> bool:
-    """``expr`` (with free symbols) is 0 as a function: by ``expand`` or ``cancel(together(expand))``, after
+    """``expr`` (with free symbols) is 0 as a function: by ``expand`` or ``cancel(together(expand))`` (on forms of
+    at most ``MAX_EXACT_OPS`` operations and ``MAX_DENOMINATORS`` denominators, not 0 at a screen point), after
     writing tanh, sinh and cosh with exp, and Max, Min with Abs (``Max(a, b) = (a + b + |a - b|)/2``), when
     it has them (nested at most ``MAX_REWRITE_DEPTH`` deep)."""
     if expr.has(*REWRITTEN):
@@ -551,7 +553,12 @@ def identically_zero(expr: sp.Expr) -> bool:
         if expanded_terms(expr) > MAX_TERMS:
             raise Rejected(f"an identity would expand to more than {MAX_TERMS} terms")
     e = sp.expand(expr)
-    return e == 0 or sp.cancel(sp.together(e)) == 0
+    if e == 0:
+        return True
+    if _nonzero_somewhere(e) or sp.count_ops(e) > MAX_EXACT_OPS or \
+            len({sp.denom(t) for t in sp.Add.make_args(e)} - {1}) > MAX_DENOMINATORS:
+        return False  # not shown 0: cancel has no budget of its own (40 fractions: minutes)
+    return sp.cancel(sp.together(e)) == 0
 
 
 @functools.lru_cache(maxsize=4096)  # a pure function of the expression: the search asks the same on many boxes

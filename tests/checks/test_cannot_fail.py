@@ -33,8 +33,38 @@ def test_a_nan_state_of_sos_is_not_verified(ctx, monkeypatch):
     from algorithms import SOS
 
     state = SOS.state
+    assert registry.decide("004:algorithm-1", ctx).evidence["reconstruction_status"] == "verified"
     monkeypatch.setattr(SOS, "state", lambda self: {**state(self), "theta_hat": state(self)["theta_hat"] * np.nan})
-    assert registry.decide("004:algorithm-1", ctx).status == "inconclusive"
+    out = registry.decide("004:algorithm-1", ctx)
+    assert out.status == "inconclusive" and "reconstruction_status" not in out.evidence
+
+
+@pytest.mark.parametrize("claim", ["004:algorithm-1", "004:equation-1"])
+def test_a_reconstruction_of_a_lost_formula_is_not_the_printed_statement(ctx, claim):
+    """Sixth review: 004's SOS box and (1) are lost; our reconstruction, checked against itself written another
+    way, said nothing of the printed box and was reported verified."""
+    out = registry.decide(claim, ctx)
+    assert out.status == "inconclusive" and "only our reconstruction" in out.evidence["reason"]
+
+
+def test_equation_6_compares_the_prediction_with_the_expectation(ctx, monkeypatch):
+    """Sixth review: the check measured |loss(log p, y) + log p_y| (0 for any normalised p), so the prediction
+    sigma(z) with no expectation, or any p, stayed verified."""
+    import algorithms.gaf as gaf
+    from scipy.special import log_softmax
+
+    monkeypatch.setattr(gaf, "expected_softmax_quadrature", lambda z, S, tol: (log_softmax(z), 1e-11, None))
+    out = registry.decide("001:equation-6", ctx)
+    assert out.status == "inconclusive" and out.evidence["numerical_max_gap_minus_bound"] > 1e-3
+
+
+def test_the_table_of_equation_14_fails_when_a_printed_value_is_too_large(ctx, monkeypatch):
+    """Sixth review: printed values above the true ones were listed in the evidence and ignored."""
+    from olr_verify.papers.s002_scale_invariant import lemma3_3_scalar as m
+
+    assert registry.decide("002:equation-14/table", ctx).status == "verified"
+    monkeypatch.setattr(m, "TABLE", [(u, v, "0.5") for u, v, _ in m.TABLE])
+    assert registry.decide("002:equation-14/table", ctx).status == "inconclusive"
 
 
 @pytest.mark.parametrize("claim, cls", [("002:claim-5", "ScaleInvariantCoordinatewise"),

@@ -396,7 +396,7 @@ def test_norms_outside_the_range_raise_naming_x_in_both_wrappers():
 def test_sklearn_and_river_compute_the_same_thing_row_for_row(name):
     X, y = _stream(n=60, d=3, seed=5)
     X[0] *= 2.0  # the first row sets R_1 (ONS fixes eps from it)
-    model, margins = getattr(rv, name)(), []
+    model = getattr(rv, name)()
     for x, label in zip(_dicts(X), y):
         model.predict_proba_one(x)
         model.learn_one(x, label)

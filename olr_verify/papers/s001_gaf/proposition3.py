@@ -55,7 +55,10 @@ def step_p7(ctx: Context) -> Outcome:
     ev = {"n": n, "K": K, "m": m, "delta": delta, "mu": mu, "eps": eps, "threshold n eps + mu n": thr,
           "repetitions": S, "failures": fails, "not_a_number": nans,
           "max excess": float(excess.max()), "mean excess": float(excess.mean()),
-          "note": "eps < 1/2 as (8) needs (m > 8K log(n/delta))"}
+          "note": "eps < 1/2 as (8) needs (m > 8K log(n/delta))",
+          "detection_power": (f"one parameter point (n, K, d, B) = ({n}, {K}, {d}, {B:g}); the largest excess is "
+                              f"{float(excess.max()) / thr:.3g} of the threshold, so a bound that many times smaller "
+                              "would pass too")}
     # failure frequency must be <= delta; with S draws, reject only if clearly above (binomial 3-sigma)
     ok = not nans and fails / S <= delta + 3 * math.sqrt(delta * (1 - delta) / S)
     return Outcome("verified" if ok else "inconclusive", "repeated seeded MC predictions along an exact GAF run", ev)

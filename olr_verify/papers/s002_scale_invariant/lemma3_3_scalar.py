@@ -50,11 +50,27 @@ def equation_14_table(ctx: Context) -> Outcome:
           "reading": "the first interval is printed [1.24, 1.78]; the text says v_m = 16/9, and the printed 0.017 is "
                      "the value on [1.24, 16/9] (0.01740...); on [1.24, 1.78] the value is 0.01382..., still positive",
           "value_on_[1.24,1.78]": mp.nstr(_f14(mp.mpf("1.24"), mp.mpf("1.78")), 12)}
+    ev["printed_value_is_not_the_truncated_value"] = [
+        [u, v, printed, row["value_50_digits"]] for (u, v, printed), row in zip(TABLE, rows)
+        if mp.mpf(printed) > 0 and _truncated(row["value_50_digits"], printed) != mp.mpf(printed)]
+    ev["reading"] += ("; each printed value is read as a lower bound of (14) on its interval (the proof uses the "
+                      "table only for positivity): a printed value above the true one fails the check")
     if not all_pos:
         return Outcome("inconclusive", "a value of (14) is not positive", ev)
+    if mismatches:
+        return Outcome("inconclusive", "a printed value of the table exceeds the value of (14)",
+                       {**ev, "reason": "the table does not bound (14) from below on every interval"})
     # mpmath at 50 digits is evidence, not a certificate: without ball arithmetic this stays `verified`
     return Outcome("verified", "50-digit evaluation of (14) on each printed interval (mpmath, not ball arithmetic)",
                    ev)
+
+
+def _truncated(value: str, printed: str):
+    """``value`` cut to the decimal places of ``printed`` (0.000848 at 0.0005's four places: 0.0008)."""
+    import mpmath as mp
+
+    places = len(printed.split(".")[1]) if "." in printed else 0
+    return mp.floor(mp.mpf(value) * 10**places) / 10**places
 
 
 @check("002:lemma-a.1/note-smallest")

@@ -26,7 +26,8 @@ from olr_verify.outcome import Context, Outcome
 KEY_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 DECLARATIVE = ("scalar-inequality", "identity", "chain", "regret-bound", "undecided")
 _NODE_FIELDS = {"relation", "lhs", "rhs", "links", "domain", "label", "reading", "search_only", "prover_seconds",
-                "what", "points", "method", "evidence", "restricted", "cited", "symbols", "matrices", "let"}
+                "what", "points", "method", "evidence", "restricted", "cited", "reconstruction", "symbols", "matrices",
+                "let"}
 #: Names an identity or a chain declares for itself and for the identities under it.
 _SCOPED = ("symbols", "matrices", "let")
 ASSUMPTIONS = ("positive", "nonnegative", "negative", "nonpositive", "real", "nonzero", "integer")
@@ -40,7 +41,7 @@ _TEXT_FIELDS = ("title", "source", "notes", "variant_of", "defect", "defect_reas
 #: ``domain`` as printed text.
 _COMMON = {"id", "title", "check_kind", "statement", "source", "notes", "variant_of", "defect", "defect_reason",
            "defect_range", "depends_on", "printed_domain"}
-_WRAPPERS = {"evidence", "restricted", "cited"}
+_WRAPPERS = {"evidence", "restricted", "cited", "reconstruction"}
 _INEQUALITY = {"relation", "domain", "reading", "search_only", "prover_seconds"} | _WRAPPERS
 _IDENTITY = {"lhs", "rhs", "domain", "what", "points", "reading", *_SCOPED} | _WRAPPERS
 _CHAIN = {"links", "method", *_SCOPED} | _WRAPPERS
@@ -183,7 +184,7 @@ def _check_shapes(entry: dict[str, Any], where: str) -> None:
                              f"got {seconds!r}")
         if "search_only" in node and type(node["search_only"]) is not bool:
             raise PaperError(f"{where}: search_only must be true or false, got {node['search_only']!r}")
-        for field in ("cited", "label", "reading", "what", "method"):
+        for field in ("cited", "reconstruction", "label", "reading", "what", "method"):
             if field in node and not (isinstance(node[field], str) and node[field].strip()):
                 raise PaperError(f"{where}: {field} must be a non-empty string, got {node[field]!r}")
         restricted = node.get("restricted")
@@ -278,7 +279,8 @@ def _node(entry: dict[str, Any], where: str, link: bool = False,
           scope: dict[str, dict] | None = None) -> Callable[[Context], Outcome]:
     """The decider of one inequality, identity or chain (a claim, or a link of a chain), with its wrappers:
     ``restricted = { proved_on, printed }`` (a proof of less than the printed domain is ``verified``) and
-    ``cited`` (one step is a citation, so at most ``verified``): :mod:`olr_verify.checks.verdicts`."""
+    ``cited`` (one step is a citation, so at most ``verified``) and ``reconstruction`` (what is lost: the printed
+    formula is not recoverable, so at most ``inconclusive``): :mod:`olr_verify.checks.verdicts`."""
     from olr_verify.checks import verdicts
 
     decide = _bare_node(entry, where, link, _scope(entry, where, scope or {}))
@@ -295,6 +297,9 @@ def _node(entry: dict[str, Any], where: str, link: bool = False,
                                                                       str(restricted["printed"]))
     if cited is not None:
         inner_c, decide = decide, lambda ctx: verdicts.not_a_certificate(inner_c(ctx), str(cited))
+    lost = entry.get("reconstruction")
+    if lost is not None:
+        inner_r, decide = decide, lambda ctx: verdicts.reconstruction_only(inner_r(ctx), str(lost))
     return decide
 
 

@@ -72,7 +72,9 @@ def status_text(c: dict[str, Any]) -> str:
 
 def claim_details(c: dict[str, Any]) -> list[str]:
     lines = [f"#### `{c['id']}` — {c['title']}: {status_text(c)}", ""]
-    lines.append(f"- **statement (as printed):** {c.get('statement', '')}")
+    variant = c.get("variant_of") and not c.get("evidence", {}).get("counted_as_printed_part")
+    lines.append(f"- **statement ({'corrected variant, not printed' if variant else 'as printed'}):** "
+                 f"{c.get('statement', '')}")
     if c.get("domain"):
         lines.append(f"- **domain:** {c['domain']}")
     if c.get("source"):
@@ -80,7 +82,7 @@ def claim_details(c: dict[str, Any]) -> list[str]:
     if c.get("variant_of") and c.get("evidence", {}).get("counted_as_printed_part"):
         lines.append(f"- **declares** `variant_of = {c['variant_of']}`, a claim this run did not refute: decided as "
                      "a printed part")
-    elif c.get("variant_of"):
+    elif variant:
         lines.append(f"- **corrected variant of** `{c['variant_of']}` (not printed in the paper)")
     if c["status"] == "refuted":
         lines.append(f"- **defect:** {c.get('defect') or 'not classified'} — {c.get('defect_reason', '')}"

@@ -40,6 +40,18 @@ def on_printed_domain(outcome: Outcome, proved_on: str, printed: str) -> Outcome
     return Outcome("verified", outcome.method + f" (proved on {proved_on} only)", evidence)
 
 
+def reconstruction_only(outcome: Outcome, lost: str) -> Outcome:
+    """A check of our reconstruction of a lost formula says nothing of the printed one: ``proved`` or ``verified``
+    becomes ``inconclusive``, the reconstruction's own status kept as evidence (``reconstruction_status``); any
+    other status is kept (a refutation of a reconstruction carries its own artefact and says what it refutes)."""
+    if not lost:
+        raise ValueError("say what is lost")
+    if outcome.status not in ("proved", "verified"):
+        return outcome
+    return Outcome("inconclusive", outcome.method, {**outcome.evidence, "reconstruction_status": outcome.status,
+                                                    "reason": f"{lost}; only our reconstruction was checked"})
+
+
 def at_an_instance(violated: bool, method: str, evidence: dict[str, Any], replay: dict[str, Any]) -> Outcome:
     """``refuted`` (by ``method``, replayed by ``replay``: its ``type`` names the replayer) when the instance violates
     the statement, else ``inconclusive``."""

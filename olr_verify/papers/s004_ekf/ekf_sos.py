@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from olr_verify.checks.scalar_common import combine
-from olr_verify.checks.verdicts import worse
+from olr_verify.checks.verdicts import reconstruction_only, worse
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 
@@ -70,16 +70,7 @@ def equation_1(ctx: Context) -> Outcome:
     out = combine(parts, method="FTL/FTRL batch minimisers: fast learners vs certified references")
     out.evidence["checked_form"] = ("reconstruction: (1) is lost; checked as the FTL batch problem argmin_theta "
                                     "sum_{s<t} l_s(theta) (with and without a ridge regulariser)")
-    return _reconstruction_only(out, "(1)")
-
-
-def _reconstruction_only(out: Outcome, what: str) -> Outcome:
-    """A check of our reconstruction of a lost formula says nothing of the printed one: ``inconclusive``, the
-    reconstruction's result kept as evidence (a refutation of the reconstruction stays a refutation of ours only)."""
-    if out.status != "verified":
-        return out
-    return Outcome("inconclusive", out.method, {**out.evidence, "reconstruction_status": "verified",
-                                                "reason": f"{what}: {LOST}; only our reconstruction was checked"})
+    return reconstruction_only(out, f"(1): {LOST}")
 
 
 @check("004:algorithm-1")
@@ -107,7 +98,7 @@ def algorithm_1(ctx: Context) -> Outcome:
                    "checked_form": "RECONSTRUCTION (every formula of the box is lost): P_{t+1} = (P_1^-1 + sum_{s<=t} "
                                    "l''(theta_t^T x_s) x_s x_s^T)^-1, theta_{t+1} = theta_t - P_{t+1} l'_t x_t, P_1 = I",
                    "not_checked": "the recursive rank-one updates relying on (2): algorithms.SOS factors the matrix"})
-    return _reconstruction_only(out, "the SOS box")
+    return reconstruction_only(out, f"the SOS box: {LOST}")
 
 
 def _ekf_direct(X, Y, P1inv):

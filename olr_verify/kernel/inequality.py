@@ -555,8 +555,7 @@ def identically_zero(expr: sp.Expr) -> bool:
     e = sp.expand(expr)
     if e == 0:
         return True
-    if _nonzero_somewhere(e) or sp.count_ops(e) > MAX_EXACT_OPS or \
-            len({sp.denom(t) for t in sp.Add.make_args(e)} - {1}) > MAX_DENOMINATORS:
+    if not _worth_sympy(e) or len({sp.denom(t) for t in sp.Add.make_args(e)} - {1}) > MAX_DENOMINATORS:
         return False  # not shown 0: cancel has no budget of its own (40 fractions: minutes)
     return sp.cancel(sp.together(e)) == 0
 
@@ -567,9 +566,7 @@ def exactly_zero(value: sp.Expr) -> bool:
     if value == 0:
         return True
     value = value.subs({v: sp.Symbol(v.name, real=True) for v in value.free_symbols}, simultaneous=True)
-    if _nonzero_somewhere(value):  # a cheap screen (it can only say "not 0"): sympy's simplify is slow
-        return False
-    if sp.count_ops(value) > MAX_EXACT_OPS:  # simplify has no budget: a large form is not shown to be 0
+    if not _worth_sympy(value):
         return False
     for fn in (sp.simplify, lambda v: sp.simplify(v.rewrite(sp.exp))):
         try:
@@ -578,6 +575,12 @@ def exactly_zero(value: sp.Expr) -> bool:
         except Exception:  # noqa: BLE001 - a transformation that fails is not a proof of 0
             continue
     return False
+
+
+def _worth_sympy(value: sp.Expr) -> bool:
+    """Not certainly nonzero at a screen point (a cheap screen that can only say "not 0") and small enough for
+    sympy's simplify and cancel, which have no budget of their own: a large form is not shown to be 0."""
+    return not _nonzero_somewhere(value) and sp.count_ops(value) <= MAX_EXACT_OPS
 
 
 def _screen_points(value: sp.Expr) -> list[list[sp.Rational]]:

@@ -95,21 +95,26 @@ def test_a_correction_of_a_refuted_claim_is_still_a_variant():
                                         "(variant_of = 'p:lemma-1/a')"]
 
 
-def test_a_bound_the_reader_refuses_is_an_error_naming_the_claim(fresh_registry, tmp_path):
-    import pytest
-
-    from olr_verify.paper_folder import PaperError
-
-    (tmp_path / "paper.toml").write_text(HEAD + textwrap.dedent('''
+def _write_bound(folder, bound: str, n_and_d: str) -> None:
+    """A paper folder with one regret bound of OGD, B = R = 1."""
+    (folder / "paper.toml").write_text(HEAD + textwrap.dedent(f'''
         [[claim]]
         id = "hv:theorem-1"
         check_kind = "regret-bound"
         statement = "s"
         learner = "OGD"
-        learner_params = { B = "B", R = "R" }
-        bound = "x.__class__"
-        params = { B = ["1", "1"], R = ["1", "1"], n = ["1", "5"], d = ["1", "1"] }
+        learner_params = {{ B = "B", R = "R" }}
+        bound = "{bound}"
+        params = {{ B = ["1", "1"], R = ["1", "1"], {n_and_d} }}
     '''), encoding="utf-8")
+
+
+def test_a_bound_the_reader_refuses_is_an_error_naming_the_claim(fresh_registry, tmp_path):
+    import pytest
+
+    from olr_verify.paper_folder import PaperError
+
+    _write_bound(tmp_path, "x.__class__", 'n = ["1", "5"], d = ["1", "1"]')
     with pytest.raises(PaperError, match=r"hv:theorem-1.*attribute"):
         fresh_registry.add_paper(tmp_path)
 
@@ -119,16 +124,7 @@ def test_a_hunt_says_how_many_values_of_n_and_d_it_ran(fresh_registry, tmp_path)
     from olr_verify import registry
     from olr_verify.outcome import Context
 
-    (tmp_path / "paper.toml").write_text(HEAD + textwrap.dedent('''
-        [[claim]]
-        id = "hv:theorem-1"
-        check_kind = "regret-bound"
-        statement = "s"
-        learner = "OGD"
-        learner_params = { B = "B", R = "R" }
-        bound = "3*B*R*sqrt(n)"
-        params = { B = ["1", "1"], R = ["1", "1"], n = ["1", "40"], d = ["1", "2"] }
-    '''), encoding="utf-8")
+    _write_bound(tmp_path, "3*B*R*sqrt(n)", 'n = ["1", "40"], d = ["1", "2"]')
     fresh_registry.add_paper(tmp_path)
     out = registry.get("hv:theorem-1").check(Context(out_dir=tmp_path, quick=True))
     tried = out.evidence["integer_values_tried"]

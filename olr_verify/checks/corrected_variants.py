@@ -17,13 +17,6 @@ from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 
 
-def _sp():
-    import sympy
-
-    return sympy
-
-
-# --------------------------------------------------------------------------- 000: Lemma 3, steps 5-6
 # --------------------------------------------------------------------------- 001: Claim 2 (squared loss, VAW)
 def _gaussian_side(u, c, y, Y, dps: int = 50):
     """-(1/α) log E exp(-α(θᵀx - y)²), θᵀx ~ N(u, c/(2α)), α = 1/(2Y²): by quadrature, and in closed form."""
@@ -46,7 +39,7 @@ def claim_2_corrected(ctx: Context) -> Outcome:
     import mpmath
     import numpy as np
 
-    sp = _sp()
+    import sympy as sp
     u, c, y, a, x, b = sp.symbols("u c y a x b")
     rng = np.random.default_rng(ctx.seed)
     worst = mpmath.mpf(0)
@@ -79,7 +72,6 @@ def claim_2_corrected(ctx: Context) -> Outcome:
                                   "integral (checked by quadrature at 50 digits, not certified)")
 
 
-# --------------------------------------------------------------------------- 001: Claim 3 (Lipschitz constant)
 # --------------------------------------------------------------------------- 002: Algorithm 2, Appendix D
 def _appendix_d_from_sums(X, G, alpha):
     """ŷ_t of App. D with Γ_{t-1} = Σ_{q<t} g_q² x_qᵀS_q^†x_q, every quantity recomputed from the sums (mpmath)."""

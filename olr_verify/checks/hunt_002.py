@@ -7,12 +7,7 @@ from olr_verify.registry import check
 
 theorem_3_4 = check("002:theorem-3.4")(hunt_check("002:theorem-3.4"))
 lemma_3_3 = check("002:lemma-3.3")(hunt_check("002:lemma-3.3"))
-
-
 lemma_4_4 = check("002:lemma-4.4")(hunt_check("002:lemma-4.4"))
-
-
-
 
 
 @check("002:theorem-4.2")

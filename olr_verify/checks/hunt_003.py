@@ -8,7 +8,6 @@ from olr_verify.outcome import Outcome
 from olr_verify.registry import check
 
 
-
 def _regime_start(which: str) -> float:
     """Smallest D (to 0.01) from which the construction's regime is non-empty (Lemma 3 / Lemma 5)."""
     from olr_verify.hunting.constructions import regime_theorem_2, regime_theorem_4

@@ -307,11 +307,5 @@ def _compare_002(which: int, ctx: Context) -> Outcome:
                    f"box vs eq. ({5 if which == 1 else 7}) evaluated from the sums, 50 digits", ev)
 
 
-@check("002:algorithm-1")
-def printed_002_algorithm_1(ctx: Context) -> Outcome:
-    return _compare_002(1, ctx)
-
-
-@check("002:algorithm-2")
-def printed_002_algorithm_2(ctx: Context) -> Outcome:
-    return _compare_002(2, ctx)
+for _which in (1, 2):  # 002:algorithm-1 against eq. (5), 002:algorithm-2 against eq. (7)
+    check(f"002:algorithm-{_which}")(lambda ctx, which=_which: _compare_002(which, ctx))

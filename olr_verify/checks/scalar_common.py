@@ -458,19 +458,3 @@ def combine(parts: list[tuple[str, Outcome]], method: str = "printed chain, link
         cex["link"] = f"{label} > {cex['link']}" if cex.get("link") else label  # the path to a nested link
         ev["refuted_link"] = cex["link"]
     return Outcome(status, method, ev, cex, certificate)
-
-
-def best_constant(fn, lo: float, hi: float, *, maximise: bool = False, digits: int = 50) -> str:
-    """Extremum of a 1-D function at ``digits`` digits (mpmath findroot on a grid-started derivative)."""
-    import mpmath as mp
-
-    with mp.workdps(digits + 10):
-        grid = [lo + (hi - lo) * i / 400 for i in range(401)]
-        vals = [(fn(mp.mpf(x)), x) for x in grid]
-        _, x0 = (max if maximise else min)(vals)
-        try:
-            x = mp.findroot(lambda t: mp.diff(fn, t), mp.mpf(x0))
-            v = fn(x)
-        except Exception:
-            v = fn(mp.mpf(x0))
-        return mp.nstr(v, digits)

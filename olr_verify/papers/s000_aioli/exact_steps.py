@@ -142,7 +142,6 @@ def lemma_2_step_2(ctx: Context) -> Outcome:
                       "'in particular r_t = L_t^T theta_hat_t'; d = 1, L = sqrt(A))", ctx)
 
 
-# --------------------------------------------------------------------------- Lemma 2 step 6
 # --------------------------------------------------------------------------- eq. (10)
 @check("000:equation-10")
 def equation_10(ctx: Context) -> Outcome:

@@ -131,16 +131,10 @@ def _slope_outcome(ctx: Context, name: str, polynomial: bool) -> Outcome:
                    {**evidence, "reason": "the measured curve does not show the claimed growth on this grid"})
 
 
-@check("000:figure-2/ftrl")
-def figure_2_ftrl(ctx: Context) -> Outcome:
-    return _slope_outcome(ctx, "FTRL", polynomial=True)
+def _register(part: str, name: str):
+    """``000:figure-2/<part>``: the curve ``name`` has its claimed shape (CLAIMED_SHAPE)."""
+    return check(f"000:figure-2/{part}")(lambda ctx: _slope_outcome(ctx, name, CLAIMED_SHAPE[name]))
 
 
-@check("000:figure-2/aioli")
-def figure_2_aioli(ctx: Context) -> Outcome:
-    return _slope_outcome(ctx, "AIOLI", polynomial=False)
-
-
-@check("000:figure-2/foster")
-def figure_2_foster(ctx: Context) -> Outcome:
-    return _slope_outcome(ctx, "Foster et al.", polynomial=False)
+for _part, _name in (("ftrl", "FTRL"), ("aioli", "AIOLI"), ("foster", "Foster et al.")):
+    _register(_part, _name)

@@ -61,11 +61,5 @@ def _real_data_check(ctx: Context, dataset: str) -> Outcome:
                    {**evidence, "reason": "violation not yet confirmed at high precision"})
 
 
-@check("000:theorem-1/real-phishing")
-def theorem_1_on_phishing(ctx: Context) -> Outcome:
-    return _real_data_check(ctx, "phishing")
-
-
-@check("000:theorem-1/real-breast-cancer")
-def theorem_1_on_breast_cancer(ctx: Context) -> Outcome:
-    return _real_data_check(ctx, "breast-cancer")
+for _dataset in ("phishing", "breast-cancer"):
+    check(f"000:theorem-1/real-{_dataset}")(lambda ctx, dataset=_dataset: _real_data_check(ctx, dataset))

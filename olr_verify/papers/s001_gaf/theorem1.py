@@ -21,6 +21,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from olr_verify.checks.scalar_common import combine, identity
 from olr_verify.checks.verdicts import worse
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
@@ -262,7 +263,6 @@ def equation_11(ctx: Context) -> Outcome:
 
 @check("001:theorem-1/step-b3")
 def step_b3(ctx: Context) -> Outcome:
-    from olr_verify.checks.scalar_common import combine, identity
     import sympy as sp
 
     a, A, t, m = sp.symbols("alpha A t m", positive=True)
@@ -277,13 +277,12 @@ def step_b3(ctx: Context) -> Outcome:
 
 @check("001:theorem-1/sketch-s3")
 def sketch_s3(ctx: Context) -> Outcome:
-    out = per_round(ctx, lambda r: (np.abs(r["Psi_int"] - r["Psi_closed"]), 1e-7 * (1 + np.abs(r["Psi_int"]))),
-                    "|Psi_t(integral, S2) - [L~_t(theta_{t+1}) - L~_{t-1}(theta_t) + (1/2alpha) log(|A_t|/|A_{t-1}|)]|"
-                    " <= 1e-7 (1 + |Psi_t|)",
-                    extra={"printed_premise": "'Using that grad l_t(theta_{t+1}) = grad l_t(theta_{t+1})' is a "
-                                              "tautology (typo); the identity needs theta_{t+1} = argmin L~_t (13)",
-                           "hessian": "A_t is the Hessian of L~_t/2: see 001:equation-12"})
-    return out
+    return per_round(ctx, lambda r: (np.abs(r["Psi_int"] - r["Psi_closed"]), 1e-7 * (1 + np.abs(r["Psi_int"]))),
+                     "|Psi_t(integral, S2) - [L~_t(theta_{t+1}) - L~_{t-1}(theta_t) + (1/2alpha) log(|A_t|/|A_{t-1}|)]|"
+                     " <= 1e-7 (1 + |Psi_t|)",
+                     extra={"printed_premise": "'Using that grad l_t(theta_{t+1}) = grad l_t(theta_{t+1})' is a "
+                                               "tautology (typo); the identity needs theta_{t+1} = argmin L~_t (13)",
+                            "hessian": "A_t is the Hessian of L~_t/2: see 001:equation-12"})
 
 
 @check("001:theorem-1/step-b4")
@@ -305,7 +304,6 @@ def equation_12(ctx: Context) -> Outcome:
 
 @check("001:theorem-1/step-b7")
 def step_b7(ctx: Context) -> Outcome:
-    from olr_verify.checks.scalar_common import combine
     a = per_round(ctx, lambda r: (r["Omega"], r["jensen"]), "Omega_t <= E_{P~_t}[l_t - l~_t] (Jensen)")
     b = per_round(ctx, lambda r: (np.abs(r["jensen"] - r["b7_mid"]), 1e-7 * (1 + np.abs(r["b7_mid"]))),
                   "E[l_t - l~_t] equals the expanded middle expression (two quadratures agree)")
@@ -315,7 +313,6 @@ def step_b7(ctx: Context) -> Outcome:
 
 @check("001:equation-15")
 def equation_15(ctx: Context) -> Outcome:
-    from olr_verify.checks.scalar_common import combine
     a = per_round(ctx, lambda r: (r["Omega"], r["a2_mid"]),
                   "Omega_t <= E_{P~_t}[e^{zeta||h||^2} ||h||^2_H] (closed form: det(I-2 zeta Sigma)^{-1/2} "
                   "tr(H Sigma'), Sigma'^{-1} = Sigma^{-1} - 2 zeta I)", needs_hypotheses=True)
@@ -326,7 +323,6 @@ def equation_15(ctx: Context) -> Outcome:
 
 @check("001:equation-17")
 def equation_17(ctx: Context) -> Outcome:
-    from olr_verify.checks.scalar_common import combine, identity
     import sympy as sp
 
     x = sp.Symbol("x", real=True)
@@ -346,7 +342,6 @@ def equation_17(ctx: Context) -> Outcome:
 
 @check("001:equation-18")
 def equation_18(ctx: Context) -> Outcome:
-    from olr_verify.checks.scalar_common import combine
     k = 2 * SQ3
     a = per_round(ctx, lambda r: (r["Omega"], k / (r["alpha"] * r["beta"]) * r["logdet_ratio"]),
                   "Omega_t <= 2 sqrt(3)/(alpha beta) log(|A_t|/|A_{t-1}|)", needs_hypotheses=True)
@@ -359,15 +354,13 @@ def equation_18(ctx: Context) -> Outcome:
 
 @check("001:theorem-1/sketch-s6")
 def sketch_s6(ctx: Context) -> Outcome:
-    out = per_round(ctx, lambda r: (r["Omega"], 2 * SQ3 / (r["alpha"] * r["beta"]) * r["logdet_ratio"]),
-                    "Omega_t <= (C/beta) log(|A_t|/|A_{t-1}|) with C = 2 sqrt(3)/alpha", needs_hypotheses=True,
-                    extra={"reading": "C is not defined in the sketch; C = 2 sqrt(3)/alpha from (18) (App. B)"})
-    return out
+    return per_round(ctx, lambda r: (r["Omega"], 2 * SQ3 / (r["alpha"] * r["beta"]) * r["logdet_ratio"]),
+                     "Omega_t <= (C/beta) log(|A_t|/|A_{t-1}|) with C = 2 sqrt(3)/alpha", needs_hypotheses=True,
+                     extra={"reading": "C is not defined in the sketch; C = 2 sqrt(3)/alpha from (18) (App. B)"})
 
 
 @check("001:theorem-1/step-b13")
 def step_b13(ctx: Context) -> Outcome:
-    from olr_verify.checks.scalar_common import combine, identity
     import sympy as sp
 
     lam, c, d = sp.symbols("lam c d", positive=True)

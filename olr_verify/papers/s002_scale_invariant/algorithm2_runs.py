@@ -13,7 +13,6 @@ from olr_verify.artefacts import replayer
 from olr_verify.checks.verdicts import worse
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
-from olr_verify.papers.s002_scale_invariant.algorithm1_runs import _sp
 
 
 # --------------------------------------------------------------------------- Theorem 4.2 sequence
@@ -122,7 +121,7 @@ _APPD_DATA = {"X": [["1", "0"], ["1", "1"], ["0", "1"], ["1", "-1"]], "G": ["1",
 def _exact_list(rows):
     import mpmath
 
-    sp = _sp()
+    import sympy as sp
     return [[mpmath.mpf(sp.Rational(v).p) / sp.Rational(v).q for v in row] if isinstance(row, list)
             else mpmath.mpf(sp.Rational(row).p) / sp.Rational(row).q for row in rows]
 
@@ -215,9 +214,10 @@ def claim_17(ctx: Context) -> Outcome:
 def _alg2_eps_predictions(X, Y, scale, eps="1", alpha="3/2", dps=50):
     """Footnote 4 variant: Algorithm 2 with S~_t = eps I + S_t (inverse), mpmath."""
     import mpmath
+    import sympy as sp
 
     with mpmath.workdps(dps):
-        al, ep = mpmath.mpf(_sp().Rational(alpha)), mpmath.mpf(_sp().Rational(eps))
+        al, ep = mpmath.mpf(sp.Rational(alpha)), mpmath.mpf(sp.Rational(eps))
         d = len(X[0])
         S, h, Gam = mpmath.eye(d) * ep, mpmath.matrix(d, 1), mpmath.mpf(0)
         preds = []

@@ -9,13 +9,12 @@ from __future__ import annotations
 from olr_verify.checks.scalar_common import combine, identity
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check, decide
-from olr_verify.papers.s002_scale_invariant.sections1_to_4 import _sp
 
 
 # --------------------------------------------------------------------------- App. D
 @check("002:claim-18")
 def claim_18(ctx: Context) -> Outcome:
-    sp = _sp()
+    import sympy as sp
     S = sp.Matrix([[1, 0], [0, 0]])
     A = sp.Matrix([[1, 1], [0, 1]])
     lhs = (A * S * A.T).pinv()
@@ -36,7 +35,7 @@ def claim_18(ctx: Context) -> Outcome:
 # --------------------------------------------------------------------------- Lemma 4.3 (App. E)
 @check("002:equation-11")
 def equation_11(ctx: Context) -> Outcome:
-    sp = _sp()
+    import sympy as sp
     a, b, g, al, G, a0 = sp.symbols("a b g alpha Gamma a0")
     lhs10 = g * b / al * sp.exp((a - G) / (2 * al)) + sp.exp((a - 2 * g * b - G) / (2 * al))
     lhs11 = sp.exp(a / (2 * al)) * (g * b / al + sp.exp(-g * b / al))

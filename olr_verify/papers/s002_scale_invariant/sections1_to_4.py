@@ -21,12 +21,6 @@ from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check, decide
 
 
-def _sp():
-    import sympy
-
-    return sympy
-
-
 # --------------------------------------------------------------------------- §4: Lemma 4.1
 def _lemma_4_1_numeric(ctx: Context) -> dict:
     """sup_u {y^T u - f(||u||_A)} by direct optimisation vs f*(||y||_{A^+}), f of (2), rank-deficient A."""
@@ -73,7 +67,7 @@ def lemma_4_1(ctx: Context) -> Outcome:
 @check("002:theorem-4.2/first-d-trials")
 def theorem_4_2_first_d(ctx: Context) -> Outcome:
     import itertools
-    sp = _sp()
+    import sympy as sp
 
     ok, cases = True, 0
     for d in (2, 3, 4):
@@ -101,7 +95,7 @@ def theorem_4_2_first_d(ctx: Context) -> Outcome:
 def theorem_4_2_zero(ctx: Context) -> Outcome:
     from olr_verify.papers.s002_scale_invariant.algorithm1_runs import zero_predictor_runs
 
-    sp = _sp()
+    import sympy as sp
     parts = []
     for T in (2, 3):
         a = sp.symbols(f"a1:{T + 1}")

@@ -15,20 +15,11 @@ from olr_verify.timing import loglog_slope
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check, decide
 
-SP = "log(1+exp({0}))"
-SIG = "1/(1+exp(-({0})))"
-
-
-def _sp():
-    import sympy
-
-    return sympy
-
 
 # --------------------------------------------------------------------------- helpers used by the sequence checks
 def surrogate_derivative_identity(ctx: Context) -> Outcome:
     """Eq. (4), every case: l~_t(w_t) = l(w_t, x_t) and l~_t'(w_t) = y_t (exact)."""
-    sp = _sp()
+    import sympy as sp
     w, wt, x, D = sp.symbols("w w_t x D")
     g = sp.exp(x * wt) / (1 + sp.exp(x * wt))
     y, beta = g * x, 1 / (8 * D)
@@ -54,7 +45,7 @@ def _u_from_15(sp, N, S, beta):
 
 def eq16_identity(ctx: Context, corrected: bool) -> Outcome:
     """u_t - u_{t+1} on a quadratic round from Eq. (15): N' = N + y - beta y^2 w_t, S' = S + y^2."""
-    sp = _sp()
+    import sympy as sp
     N, S, y, wt, b = sp.symbols("Nsum Ssum y w_t beta")
     ut = _u_from_15(sp, N, S, b)
     ut1 = _u_from_15(sp, N + y - b * y**2 * wt, S + y**2, b)
@@ -69,7 +60,7 @@ def eq16_identity(ctx: Context, corrected: bool) -> Outcome:
 
 
 def eq20_identity(ctx: Context) -> Outcome:
-    sp = _sp()
+    import sympy as sp
     N, S, y, b = sp.symbols("Nsum Ssum y beta")
     lhs = _u_from_15(sp, N, S, b) - _u_from_15(sp, N + y, S, b)
     return identity(lhs, y / (b * S), {"Nsum": ("-40", "-1"), "Ssum": ("1", "20"), "y": ("0", "1"), "beta": ("1/16", "1/16")},
@@ -77,7 +68,7 @@ def eq20_identity(ctx: Context) -> Outcome:
 
 
 def eq23_rewrite(ctx: Context) -> Outcome:
-    sp = _sp()
+    import sympy as sp
     P, M, B = sp.symbols("P M B")  # P = sum y 1{y>=0}, M = sum (-y) 1{y<0}, B = beta sum (y^q)^2 what
     return identity((P - M) - B, -((M + B) - P), {"P": ("0", "5"), "M": ("0", "5"), "B": ("-5", "5")}, ctx,
                     what="sum y - B <= 0  <=>  M + B >= P, since sum y = P - M (exact)",
@@ -91,12 +82,11 @@ def lemma_14_scalar_link(ctx: Context) -> Outcome:
                               "<= log(r^2 T/eps + 1) (S_t = eps + sum_{tau<=t} v_tau^2)")
 
 
-# --------------------------------------------------------------------------- Eq. (4), (15)
 # --------------------------------------------------------------------------- Lemma 12
 def _printed_case(case: int, w, x, w_t, D):
     """Eq. (4) as printed, cases 1 and 2 (sympy): a0 + y w + (beta/2) y^2 w^2 1{w <= 0} (case 1: w_t >= 0,
     x >= 1/D), resp. 1{w >= 0} (case 2: w_t <= 0, x <= -1/D); y = x e^{x w_t}/(1 + e^{x w_t}), beta = 1/(8D)."""
-    sp = _sp()
+    import sympy as sp
     g = sp.exp(x * w_t) / (1 + sp.exp(x * w_t))
     y, beta = g * x, 1 / (8 * D)
     a0 = sp.log(1 + sp.exp(x * w_t)) - g * x * w_t
@@ -112,7 +102,7 @@ def lemma_12_case_1_mirror(ctx: Context) -> Outcome:
     from algorithms.ftrl_surrogate_1d import approximate_loss
     import numpy as np
 
-    sp = _sp()
+    import sympy as sp
     w, x, w_t, D = sp.symbols("w x w_t D")
     box = {"w": ("-3", "3"), "x": ("-1", "-1/2"), "w_t": ("-3", "0"), "D": ("2", "10")}
     mirror = identity(_printed_case(2, w, x, w_t, D), _printed_case(1, -w, -x, -w_t, D), box, ctx,
@@ -182,7 +172,7 @@ def lemma_14(ctx: Context) -> Outcome:
 def lemma_15(ctx: Context) -> Outcome:
     import numpy as np
 
-    sp = _sp()
+    import sympy as sp
     w, a = sp.symbols("w alpha")
     f = sp.Function("f")(w)
     second = sp.diff(sp.exp(-a * f), w, 2)

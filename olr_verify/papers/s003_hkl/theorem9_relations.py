@@ -202,11 +202,6 @@ def rel_23(r):
     return [(r["N"], 0 * r["D"])]
 
 
-def rel_24_25_26(r):
-    """(24), (25), (26) at round t (sums over tau < t) for rounds with u_t > 0 (the regime of §5.3.1)."""
-    return []  # evaluated on prefix sums in _prefix_relations
-
-
 def _prefix_relations(recs, which):
     out = []
     pos = neg = qabs = q2 = lsum = bterm = 0.0

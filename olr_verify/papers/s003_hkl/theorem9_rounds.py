@@ -9,7 +9,8 @@ import math
 import time
 from functools import partial
 
-from olr_verify.checks.verdicts import worse
+from olr_verify.checks.scalar_common import combine, inequality
+from olr_verify.checks.verdicts import detection_power, worse
 from olr_verify.outcome import Context, Outcome
 from olr_verify.registry import check
 from olr_verify.papers.s003_hkl.lemma12_and_rest import (eq16_identity, eq20_identity, eq23_rewrite,
@@ -18,19 +19,12 @@ from olr_verify.papers.s003_hkl.theorem9_relations import _decide_key
 
 
 # --------------------------------------------------------------------------- checks
-def _with(parts_outcome: Outcome, name: str, proof: Outcome | None) -> Outcome:
-    if proof is None:
-        return parts_outcome
-    from olr_verify.checks.scalar_common import combine
-
-    return combine([(name, proof), ("along runs of Algorithm 1", parts_outcome)])
-
-
 def _along_runs(claim: str, key: str, exact=None, name: str = "", extra: dict | None = None):
     """Register ``claim``: the relation ``key`` along runs of Algorithm 1 (``extra``: notes for its evidence),
     combined with the exact part ``exact(ctx)`` when there is one (``name`` says what it shows)."""
     def fn(ctx: Context) -> Outcome:
-        return _with(_decide_key(ctx, claim, key, extra=extra), name, None if exact is None else exact(ctx))
+        runs = _decide_key(ctx, claim, key, extra=extra)
+        return runs if exact is None else combine([(name, exact(ctx)), ("along runs of Algorithm 1", runs)])
 
     fn.__name__ = claim.split(":")[1].replace("-", "_").replace("/", "_")
     return check(claim)(fn)
@@ -77,8 +71,6 @@ theorem_9_same_sign = _along_runs("003:theorem-9/same-sign", "same", extra={
 
 @check("003:equation-18/aux")
 def equation_18_aux(ctx: Context) -> Outcome:
-    from olr_verify.checks.scalar_common import combine, inequality
-
     scalar = inequality("Abs(1 + y*(u - w)/(8*D)) <= 2", {"D": ("2", "oo"), "y": ("-1", "1"), "w": ("-D", "D"),
                                                           "u": ("-5*D", "5*D")}, ctx)
     return combine([("|1 + beta y (u - w)| <= 2 for |w| <= D, |u| <= 5D, |y| <= 1", scalar),
@@ -90,8 +82,6 @@ def equation_18_aux(ctx: Context) -> Outcome:
 def equation_22(ctx: Context) -> Outcome:
     a = _decide_key(ctx, "003:equation-22", "22")
     b = _decide_key(ctx, "003:equation-22", "22mid")
-    from olr_verify.checks.scalar_common import combine
-
     return combine([("linear-round sum <= 8 D T^{1/3} (runs with n_+(T) <= T^{2/3})", a),
                     ("(1/beta) sum y^2/S_t <= (1/beta) eta n_+(T)", b)],
                    extra={"reading": "eta = T^{-1/3} (the text's 'recall eta = T^{1/3}' is a typo); n_+ counts "
@@ -100,16 +90,12 @@ def equation_22(ctx: Context) -> Outcome:
 
 @check("003:equation-27")
 def equation_27(ctx: Context) -> Outcome:
-    from olr_verify.checks.scalar_common import combine
-
     return combine([(f"link {k}", _decide_key(ctx, "003:equation-27", k)) for k in ("27", "27b", "27c")],
                    extra={"reading": "rounds after t_0 = linear same-sign rounds with n_+(t-1) >= ceil(T^{2/3})"})
 
 
 @check("003:theorem-9/opposite-sign")
 def theorem_9_opposite_sign(ctx: Context) -> Outcome:
-    from olr_verify.checks.scalar_common import combine
-
     return combine([(k, _decide_key(ctx, "003:theorem-9/opposite-sign", k)) for k in ("opp_u", "opp_u1", "opp_diff")])
 
 
@@ -188,8 +174,6 @@ def corollary_10(ctx: Context) -> Outcome:
           "method_note": "L(w) exact for the finite-support law; min over [-D, D] by bounded scalar minimisation of the "
                          "convex L (checked against the end points); w_bar = mean of w_1..w_T of Algorithm 1, eta = T^{-1/3}",
           "seconds": round(time.perf_counter() - t0, 3)}
-    from olr_verify.checks.verdicts import detection_power
-
     ev["detection"] = detection_power(worst_vs_explicit, 1.0, "mean excess risk against Theorem 9's explicit bound / T "
                                       "(worst row)")
     ev["rate"] = _excess_rate(rows)

@@ -24,20 +24,6 @@ from olr_verify.registry import check
 LOST = "formula not recoverable from the seed text (papers/004_ekf.md, Section 0)"
 
 
-def _lost(claim: str, what: str, extra: str = ""):
-    def fn(ctx: Context) -> Outcome:
-        return Outcome("inconclusive", "none: statement lost in the seed",
-                       {"reason": f"{what}: {LOST}" + (f"; {extra}" if extra else "")})
-
-    fn.__name__ = "lost_" + claim.replace(":", "_").replace("-", "_").replace("/", "__").replace(".", "_")
-    return check(claim)(fn)
-
-
-for _cid, _what, _extra in [
-]:
-    _lost(_cid, _what, _extra)
-
-
 def _stream(seed: int, n: int, d: int, scale: float = 1.0):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, d)) * scale

@@ -187,10 +187,7 @@ def _check_shapes(entry: dict[str, Any], where: str) -> None:
         for field in ("cited", "reconstruction", "label", "reading", "what", "method"):
             if field in node and not (isinstance(node[field], str) and node[field].strip()):
                 raise PaperError(f"{where}: {field} must be a non-empty string, got {node[field]!r}")
-        restricted = node.get("restricted")
-        if restricted is not None and not (isinstance(restricted, dict) and set(restricted) == {"proved_on", "printed"}
-                                           and all(isinstance(v, str) and v.strip() for v in restricted.values())):
-            raise PaperError(f"{where}: restricted must be {{ proved_on = \"...\", printed = \"...\" }} (non-empty)")
+        _check_restricted(node, where)
         links = node.get("links", [])
         if isinstance(links, list):
             labels = [str(link.get("label", f"link-{i + 1}")) for i, link in enumerate(links) if isinstance(link, dict)]
@@ -275,6 +272,35 @@ def _nonempty(name: str, lo, hi, where: str) -> None:
         raise PaperError(f"{where}: domain.{name}: lo {lo} > hi {hi}: the range is empty")
 
 
+def _check_restricted(node: dict[str, Any], where: str) -> None:
+    """``restricted = { proved_on = "...", printed = "..." }`` (non-empty texts), with an optional ``printed_table``
+    (a domain table of the printed domain, for a relation only) on which the relation is decided as well."""
+    restricted = node.get("restricted")
+    if restricted is None:
+        return
+    texts = {k: v for k, v in restricted.items() if k != "printed_table"} if isinstance(restricted, dict) else {}
+    if not (isinstance(restricted, dict) and set(texts) == {"proved_on", "printed"}
+            and all(isinstance(v, str) and v.strip() for v in texts.values())):
+        raise PaperError(f"{where}: restricted must be {{ proved_on = \"...\", printed = \"...\" }} (non-empty), "
+                         "with an optional printed_table")
+    if "printed_table" in restricted:
+        if "relation" not in node or node.get("domain") == {}:
+            raise PaperError(f"{where}: restricted.printed_table is for a relation on a domain table only")
+        domain_of(restricted["printed_table"], f"{where}: restricted.printed_table")
+
+
+def _printed_table_check(entry: dict[str, Any], where: str) -> Callable[[Context], Outcome] | None:
+    """The relation decided on the printed domain (``restricted.printed_table``), or None when none is given."""
+    table = entry["restricted"].get("printed_table")
+    if table is None:
+        return None
+    from olr_verify.checks import scalar_common as sc
+
+    relation, domain = str(entry["relation"]), domain_of(table, f"{where}: restricted.printed_table")
+    seconds = entry.get("prover_seconds")
+    return lambda ctx: sc.inequality(relation, domain, ctx, prover_seconds=seconds)
+
+
 def _node(entry: dict[str, Any], where: str, link: bool = False,
           scope: dict[str, dict] | None = None) -> Callable[[Context], Outcome]:
     """The decider of one inequality, identity or chain (a claim, or a link of a chain), with its wrappers:
@@ -291,10 +317,11 @@ def _node(entry: dict[str, Any], where: str, link: bool = False,
         bare, decide = decide, lambda ctx: _with_evidence(bare(ctx), extra)
     restricted, cited = entry.get("restricted"), entry.get("cited")
     if restricted is not None:
-        if not (isinstance(restricted, dict) and set(restricted) == {"proved_on", "printed"}):
-            raise PaperError(f"{where}: restricted must be {{ proved_on = \"...\", printed = \"...\" }}")
-        inner, decide = decide, lambda ctx: verdicts.on_printed_domain(inner(ctx), str(restricted["proved_on"]),
-                                                                      str(restricted["printed"]))
+        _check_restricted(entry, where)
+        on_printed = _printed_table_check(entry, where)
+        inner, decide = decide, lambda ctx: verdicts.on_printed_domain(
+            inner(ctx), str(restricted["proved_on"]), str(restricted["printed"]),
+            None if on_printed is None else on_printed(ctx))
     if cited is not None:
         inner_c, decide = decide, lambda ctx: verdicts.not_a_certificate(inner_c(ctx), str(cited))
     lost = entry.get("reconstruction")

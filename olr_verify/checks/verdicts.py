@@ -26,14 +26,29 @@ def worse(a, b, pick=max):
     return b if b != b else pick(a, b)
 
 
-def on_printed_domain(outcome: Outcome, proved_on: str, printed: str) -> Outcome:
+def on_printed_domain(outcome: Outcome, proved_on: str, printed: str, on_printed: Outcome | None = None) -> Outcome:
     """``outcome`` with ``proved`` turned into ``verified`` because the proof covers only ``proved_on``.
 
     Any other status is kept; the evidence always records both domains so the reader sees the gap.
+    ``on_printed``, the same relation decided on the printed domain, decides where it can: proved there is
+    ``proved`` (the restriction was not needed), refuted there is ``refuted`` (false as printed, outside
+    ``proved_on``); otherwise its status and search are recorded beside the restricted verdict.
     """
     if not proved_on or not printed:
         raise ValueError("proved_on and printed must both describe a domain")
+    restricted_status = {"restricted_status": outcome.status, "proved_on": proved_on}
+    if on_printed is not None and on_printed.status == "proved":
+        return Outcome("proved", on_printed.method + " (on the printed domain)",
+                       {**on_printed.evidence, **restricted_status}, certificate=on_printed.certificate)
+    if on_printed is not None and on_printed.status == "refuted":
+        return Outcome("refuted", on_printed.method + " (on the printed domain, outside proved_on)",
+                       {**on_printed.evidence, **restricted_status, "printed_domain": printed},
+                       on_printed.counterexample)
     evidence = {**outcome.evidence, "proved_on": proved_on, "printed_domain": printed}
+    if on_printed is not None:
+        evidence["on_printed_domain"] = {k: on_printed.evidence[k] for k in (
+            "domain", "prover", "search_points", "min_float_slack", "reason") if k in on_printed.evidence}
+        evidence["on_printed_domain"]["status"] = on_printed.status
     if outcome.status != "proved":
         return Outcome(outcome.status, outcome.method, evidence, outcome.counterexample)
     evidence["not_proved_because"] = "the certificate covers proved_on only, a strict part of the printed domain"

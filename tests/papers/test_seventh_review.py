@@ -40,6 +40,15 @@ def test_the_reconstruction_wrapper_of_a_paper_folder(ctx):
 
 
 @pytest.mark.parametrize("claim, status", [("004:claim-10", "inconclusive"), ("004:claim-3", "verified"),
-                                           ("002:claim-1", "verified"), ("001:equation-9", "verified")])
+                                           ("002:claim-1", "refuted"), ("001:equation-9", "verified")])
 def test_claims_that_certify_less_than_printed_are_not_proved(ctx, claim, status):
     assert registry.decide(claim, ctx).status == status
+
+
+def test_claim_1_of_002_is_refuted_for_the_real_labels_its_protocol_allows_and_proved_for_binary_ones(ctx):
+    """The protocol reveals y_t in R: the logistic loss is then |y|-Lipschitz, not 1-Lipschitz (a `domain` defect);
+    the variant for labels in {-1, +1} is proved."""
+    printed = registry.decide("002:claim-1", ctx)
+    assert printed.status == "refuted" and printed.counterexample is not None
+    assert registry.get("002:claim-1").defect == "domain"
+    assert registry.decide("002:claim-1/labels", ctx).status == "proved"

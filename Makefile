@@ -19,8 +19,9 @@ run: $(STAMP)
 quick: $(STAMP)
 	$(BIN)/olr-verify run --quick --out reports/quick
 
+# two workers (pytest-xdist), one test file per worker: a module's fixtures (the quick run of every check) run once
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -m slow

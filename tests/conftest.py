@@ -13,3 +13,11 @@ settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True
 settings.register_profile("dev", deadline=None, print_blob=True)
 settings.register_profile("hunt", max_examples=5000, deadline=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+# The longest test module (the quick run of every registered check, two processes) is collected first, so that
+# under `make test`'s two workers (pytest-xdist, --dist loadfile) it starts at once instead of finishing alone.
+FIRST = "tests/foundation/test_every_check_runs.py"
+
+
+def pytest_collection_modifyitems(config, items):
+    items.sort(key=lambda item: not item.nodeid.startswith(FIRST))  # stable: the order is otherwise kept

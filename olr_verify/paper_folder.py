@@ -272,33 +272,34 @@ def _nonempty(name: str, lo, hi, where: str) -> None:
         raise PaperError(f"{where}: domain.{name}: lo {lo} > hi {hi}: the range is empty")
 
 
-def _check_restricted(node: dict[str, Any], where: str) -> None:
+def _check_restricted(node: dict[str, Any], where: str) -> dict[str, tuple[str, str]] | None:
     """``restricted = { proved_on = "...", printed = "..." }`` (non-empty texts), with an optional ``printed_table``
-    (a domain table of the printed domain, for a relation only) on which the relation is decided as well."""
+    (a domain table of the printed domain, for a relation only) on which the relation is decided as well: that
+    table, read by :func:`domain_of`, or None."""
     restricted = node.get("restricted")
     if restricted is None:
-        return
+        return None
     texts = {k: v for k, v in restricted.items() if k != "printed_table"} if isinstance(restricted, dict) else {}
     if not (isinstance(restricted, dict) and set(texts) == {"proved_on", "printed"}
             and all(isinstance(v, str) and v.strip() for v in texts.values())):
         raise PaperError(f"{where}: restricted must be {{ proved_on = \"...\", printed = \"...\" }} (non-empty), "
                          "with an optional printed_table")
-    if "printed_table" in restricted:
-        if "relation" not in node or node.get("domain") == {}:
-            raise PaperError(f"{where}: restricted.printed_table is for a relation on a domain table only")
-        domain_of(restricted["printed_table"], f"{where}: restricted.printed_table")
+    if "printed_table" not in restricted:
+        return None
+    if "relation" not in node or node.get("domain") == {}:
+        raise PaperError(f"{where}: restricted.printed_table is for a relation on a domain table only")
+    return domain_of(restricted["printed_table"], f"{where}: restricted.printed_table")
 
 
-def _printed_table_check(entry: dict[str, Any], where: str) -> Callable[[Context], Outcome] | None:
-    """The relation decided on the printed domain (``restricted.printed_table``), or None when none is given."""
-    table = entry["restricted"].get("printed_table")
+def _printed_table_check(entry: dict[str, Any], table: dict[str, tuple[str, str]] | None
+                         ) -> Callable[[Context], Outcome] | None:
+    """The relation decided on the printed domain ``table`` (``restricted.printed_table``), or None without one."""
     if table is None:
         return None
     from olr_verify.checks import scalar_common as sc
 
-    relation, domain = str(entry["relation"]), domain_of(table, f"{where}: restricted.printed_table")
-    seconds = entry.get("prover_seconds")
-    return lambda ctx: sc.inequality(relation, domain, ctx, prover_seconds=seconds)
+    relation, seconds = str(entry["relation"]), entry.get("prover_seconds")
+    return lambda ctx: sc.inequality(relation, table, ctx, prover_seconds=seconds)
 
 
 def _node(entry: dict[str, Any], where: str, link: bool = False,
@@ -317,8 +318,7 @@ def _node(entry: dict[str, Any], where: str, link: bool = False,
         bare, decide = decide, lambda ctx: _with_evidence(bare(ctx), extra)
     restricted, cited = entry.get("restricted"), entry.get("cited")
     if restricted is not None:
-        _check_restricted(entry, where)
-        on_printed = _printed_table_check(entry, where)
+        on_printed = _printed_table_check(entry, _check_restricted(entry, where))
         inner, decide = decide, lambda ctx: verdicts.on_printed_domain(
             inner(ctx), str(restricted["proved_on"]), str(restricted["printed"]),
             None if on_printed is None else on_printed(ctx))

@@ -6,6 +6,7 @@ wall-clock limit (a safety net) is ``inconclusive``.
 """
 from __future__ import annotations
 
+import gc
 import json
 import multiprocessing as mp
 import os
@@ -176,6 +177,7 @@ def run_checks(claims: list[registry.Claim], ctx: Context, jobs: int, time_limit
                progress: bool = True) -> dict[str, dict[str, Any]]:
     """Run every claim's check, ``jobs`` processes at a time; returns raw records by claim id."""
     preload()
+    gc.freeze()  # the loaded modules are shared, never collected: a forked check's collections skip them
     records: dict[str, dict[str, Any]] = {}
     todo = []
     for c in claims:

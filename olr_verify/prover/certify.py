@@ -22,8 +22,8 @@ from flint import ctx, fmpq
 
 from olr_verify.expr import ExprError
 from olr_verify.kernel import FORMAT, PRECISION_BITS, intervals, statement_sha256
-from olr_verify.kernel.inequality import (MAX_PIECES, Inequality, Rejected, _q, env_of, exactly_zero, read_expr,
-                                          slack_of)
+from olr_verify.kernel.inequality import (MAX_PIECES, Inequality, Rejected, _q, env_of, exactly_zero, expanded_terms,
+                                          read_expr, slack_of)
 from olr_verify.kernel.intervals import Undefined, compile_expr, to_fmpq
 from olr_verify.prover import tailcert
 
@@ -80,7 +80,8 @@ def certify(relation: str, domain: dict[str, tuple[str, str]], *, max_boxes: int
         ops_limit = None if max_ops is None else intervals.OPS[0] + int(max_ops)
         search = _Search(_Memoised(cert), max_boxes, deadline, ops_limit)
         tree = (search.abs_cases_root() or search.rewritten_root()
-                or search.node(dict(search.ineq.root), face=False, depth=0) or search.factored_root(relation))
+                or search.factored_root(relation, share=4) or search.node(dict(search.ineq.root), face=False, depth=0)
+                or search.factored_root(relation))
     except (ExprError, Rejected, Undefined, ValueError, TypeError) as exc:
         return None, f"no kernel certificate: {exc}"[:300]
     except _OutOfWork as exc:
@@ -237,11 +238,12 @@ class _Search:
             return None
         return None if form is None else self._form_root(form, self.max_boxes // 4, 4)
 
-    def factored_root(self, relation: str):
-        """After the search is stuck with a reparametrised range: a root ``multiplier`` leaf (h = 0, one piece),
-        the slack as sympy factors it in the printed variables, the kernel's coordinates substituted after. A
-        product whose factors enclose with a sign (r (1 - 2r)/(2D) for r/(2D) - r^2/D, r in [sqrt(40) e^(-9D/40),
-        1/5], to D = oo) closes where the sum of its terms does not (both terms tend to 0)."""
+    def factored_root(self, relation: str, share: int = 1):
+        """With a reparametrised range: a root ``multiplier`` leaf (h = 0, one piece), the slack as sympy factors it
+        in the printed variables, the kernel's coordinates substituted after (:func:`_signed_factor`), searched on
+        1/``share`` of the budget left. A product whose factors enclose with a sign (r (1 - 2r)/(2D) for
+        r/(2D) - r^2/D, r in [sqrt(40) e^(-9D/40), 1/5], to D = oo) closes where the sum of its terms does not (both
+        terms tend to 0)."""
         if not self.ineq.maps or self.max_boxes <= self.boxes:
             return None
         try:
@@ -249,10 +251,12 @@ class _Search:
             factored = sp.factor(printed)
             if not isinstance(factored, sp.Mul) or sum(1 for f in factored.args if f.free_symbols) < 2:
                 return None
-            form = factored.subs(self.ineq.maps, simultaneous=True)
+            env = env_of(self.ineq.root)
+            form = sp.Mul(*[_signed_factor(f.subs(self.ineq.maps, simultaneous=True), self.ineq.syms, env)
+                            for f in factored.args])
         except (ExprError, ValueError, TypeError, sp.PolynomialError):
             return None
-        return self._form_root(form, self.max_boxes - self.boxes, 1, plain=True)
+        return self._form_root(form, (self.max_boxes - self.boxes) // share, share, plain=True)
 
     def _form_root(self, form: sp.Expr, boxes: int, share: int, plain: bool = False):
         """The root leaf ``s == form`` (a multiplier with h = 0 and one piece) with the piece's tree searched on
@@ -311,12 +315,14 @@ class _Search:
     def _minimum(self, box, depth):
         """A ``minimum`` leaf: s is convex in some coordinates x_T on the box and its gradient in x_T vanishes
         at x_T = p*(other coordinates) (:func:`minimum_points`: a diagonal x = y, or the solution of a linear
-        gradient); s(p*) is exactly 0 or closed by a small sub-search."""
+        gradient); s(p*) is exactly 0 or closed by a small sub-search. Only on small slacks (``MAX_MINIMUM_OPS``)."""
         if not self.ineq.smooth:
             return None
         if self.minimum_points is None:
+            small = sp.count_ops(self.ineq.slack) <= MAX_MINIMUM_OPS
             self.minimum_points = [({n: str(p) for n, p in point.items()}, zero)
-                                   for point, zero in minimum_points(self.ineq.slack, tuple(self.ineq.syms))]
+                                   for point, zero in (minimum_points(self.ineq.slack, tuple(self.ineq.syms))
+                                                       if small else [])]
         for point, zero in self.minimum_points:
             leaf = {"close": "minimum", "point": dict(point)}
             if zero and not self.ineq.strict:
@@ -553,7 +559,29 @@ FAR = (1, 2, 3, 4, 6, 8, 10, 12, 15, 20, 25, 30, 40)  # a stuck tail is probed a
 MAX_STUCK_POINTS = 200
 
 
+def _signed_factor(factor: sp.Expr, syms, env: dict) -> sp.Expr:
+    """``factor`` (in the kernel's coordinates), or its expansion collected in the coordinates when that one encloses
+    with a sign on the root box and ``factor`` does not: 2D - 10 - (D - 10) u (z = 10 + (D - 10) u in [10, D]) is
+    [-oo, oo] as written, D (2 - u) + 10 u - 10 is >= 0."""
+    def signed(e):
+        try:
+            x = compile_expr(e)(env)
+        except (Undefined, ZeroDivisionError):
+            return False
+        return x.ge0() or x.le0()
+
+    if signed(factor) or expanded_terms(factor) > MAX_COLLECT_TERMS:
+        return factor
+    collected = sp.collect(sp.expand(factor), list(syms))
+    return collected if signed(collected) else factor
+
+
+MAX_COLLECT_TERMS = 200  # a factor expanded to collect it in the coordinates
+
+
 MAX_MINIMUM_POINTS = 12
+MAX_MINIMUM_OPS = 30  # minimum leaves close textbook forms (at most 11 operations in both corpora, none in the registry);
+# sympy's solve and simplify, which no work budget bounds, spent up to 14 s on a larger slack with no leaf to show
 
 
 @lru_cache(maxsize=64)

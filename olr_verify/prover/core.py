@@ -418,7 +418,7 @@ def _prove_box(slack, strict, variables, syms, cert, result, deadline, max_boxes
     if len(uvars) > 1:
         cert["tails"] = f"not attempted: {len(uvars)} unbounded variables ({sorted(uvars)})"
         cert["proved_box"] = cert["core_box"]
-        return result("verified")
+        return _undecided(orig_slack, orig_vars, cert, result, search, seed, "tails not attempted", verified=True)
     cert["tails"] = tails_cert
     if tails_ok:
         return result("proved")

@@ -111,3 +111,36 @@ def test_a_slack_that_vanishes_at_infinity_is_proved_as_a_product_with_empty_lea
                                       "r/(2*D) - r**2/D <= 0"])
 def test_false_relations_on_the_same_range_are_never_proved(relation):
     assert prove(relation, LEMMA_3_RANGE, timeout=5).status != "proved"
+
+
+# Two unbounded coordinates: z in [10, D], D to oo. Both terms grow without bound; the kernel reads z = 10 + (D - 10) u,
+# and z (2D - z)/(16 D) closes only with 2D - z collected in the coordinates, D (2 - u) + 10 u - 10 >= 0.
+TWO_UNBOUNDED = {"D": ("10", "oo"), "z": ("10", "D")}
+
+
+@pytest.mark.parametrize("relation, domain", [("z**2/(16*D) <= z/8", TWO_UNBOUNDED),
+                                              ("(r/(2*D) + (-1)*r**2/D)*(D - r/2) >= 0", LEMMA_3_RANGE)])
+def test_a_factored_slack_is_tried_before_the_search_spends_its_budget(relation, domain):
+    """Both ran out of the kernel search's 250 000 interval operations before the factored root was tried first."""
+    res = prove(relation, domain, timeout=1)
+    assert res.status == "proved", res.certificate.get("kernel")
+    assert res.kernel_certificate["tree"]["close"] == "multiplier"
+
+
+@pytest.mark.parametrize("relation", ["z**2/(15*D) <= z/16",  # false at z = D for every D
+                                      "z**2/(16*D) <= z/16 - 1/10**6",  # false at the end z = D only
+                                      "z**2/(16*D) < z/16",  # strict, equality at z = D
+                                      "z**2/(16*D) <= z/8 + 10 - D/10**6"])  # false at z = 10 for D > 1.13e7 only
+def test_false_relations_with_two_unbounded_coordinates_are_never_proved(relation):
+    assert prove(relation, TWO_UNBOUNDED, timeout=1).status != "proved"
+
+
+def test_a_tampered_collected_factor_is_rejected():
+    cert, why = certify("z**2/(16*D) <= z/8", TWO_UNBOUNDED, max_boxes=2000, max_ops=50_000)
+    assert cert is not None, why
+    piece = cert["tree"]["pieces"][0]
+    assert "10" in piece["expr"]
+    bad = copy.deepcopy(cert)
+    bad["tree"]["pieces"][0]["expr"] = piece["expr"].replace("10", "11", 1)
+    verdict = check(bad)
+    assert check(cert).accepted and not verdict.accepted and "multiplier" in verdict.reason

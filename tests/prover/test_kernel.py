@@ -364,3 +364,21 @@ def test_fifty_digits_that_sympy_could_not_reach_are_not_a_counterexample():
 
     with pytest.raises(PrecisionLost):
         eval_exact(slack_of(parse("exp(x + 1e-340) - exp(x) >= 1e-38")), {"x": "700"}, 50)
+
+
+@pytest.mark.parametrize("domain", [{"x": ("10", "oo"), "y": ("0", "oo")}, {"x": ("-oo", "-10"), "y": ("-oo", "oo")},
+                                    {"x": ("10", "oo")}])
+def test_the_searchs_core_box_is_never_inverted_by_a_finite_end_beyond_the_cut(domain):
+    """x in [10, oo) was cut to the empty core [10, 8]: with two unbounded variables the search closed that empty box and
+    said ``verified`` with proved_box [10, 8], no float search run. Now the core is [10, 18] and the search runs."""
+    from olr_verify.prover.parse import parse_domain
+    from olr_verify.prover.reduce import bounding_box
+    from flint import fmpq
+
+    variables = parse_domain(domain)
+    box, _ = bounding_box(variables, fmpq(8))
+    assert all(lo < hi for lo, hi in box), box
+    res = prove("(x - 12)**2*exp(-y**2) + 1/x**2 > 0" if "y" in domain else "(x - 12)**2 + 1/x**2 > 0", domain,
+                timeout=1, kernel_boxes=300)
+    core = res.certificate.get("core_box")
+    assert core is None or "'10', '8'" not in core and "'-8', '-10'" not in core

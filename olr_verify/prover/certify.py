@@ -165,6 +165,7 @@ class _Search:
         self.tried_tails: set = set()
         self.piece_budget = max_boxes // 2  # boxes spent on multiplier pieces (tried or used)
         self.minimum_points: list | None = None  # candidates (texts) of ``minimum`` leaves, found at the first try
+        self.factored: sp.Expr | bool | None = None  # the factored root's form (False: none), found at the first try
 
     def node(self, box, face: bool, depth: int):
         self.boxes += 1
@@ -246,17 +247,11 @@ class _Search:
         terms tend to 0)."""
         if not self.ineq.maps or self.max_boxes <= self.boxes:
             return None
-        try:
-            printed, _ = slack_of(relation, self.ineq.names)
-            factored = sp.factor(printed)
-            if not isinstance(factored, sp.Mul) or sum(1 for f in factored.args if f.free_symbols) < 2:
-                return None
-            env = env_of(self.ineq.root)
-            form = sp.Mul(*[_signed_factor(f.subs(self.ineq.maps, simultaneous=True), self.ineq.syms, env)
-                            for f in factored.args])
-        except (ExprError, ValueError, TypeError, sp.PolynomialError):
+        if self.factored is None:
+            self.factored = _factored_form(relation, self.ineq)
+        if self.factored is False:
             return None
-        return self._form_root(form, (self.max_boxes - self.boxes) // share, share, plain=True)
+        return self._form_root(self.factored, (self.max_boxes - self.boxes) // share, share, plain=True)
 
     def _form_root(self, form: sp.Expr, boxes: int, share: int, plain: bool = False):
         """The root leaf ``s == form`` (a multiplier with h = 0 and one piece) with the piece's tree searched on
@@ -559,6 +554,23 @@ FAR = (1, 2, 3, 4, 6, 8, 10, 12, 15, 20, 25, 30, 40)  # a stuck tail is probed a
 MAX_STUCK_POINTS = 200
 
 
+def _factored_form(relation: str, ineq: Inequality) -> sp.Expr | bool:
+    """The printed slack as sympy factors it (at most ``MAX_FACTOR_OPS`` operations: sympy's factor has no budget),
+    with the kernel's coordinates substituted in each factor (:func:`_signed_factor`); False when it is not a product
+    of two or more non-constant factors."""
+    try:
+        printed, _ = slack_of(relation, ineq.names)
+        if sp.count_ops(printed) > MAX_FACTOR_OPS:
+            return False
+        factored = sp.factor(printed)
+        if not isinstance(factored, sp.Mul) or sum(1 for f in factored.args if f.free_symbols) < 2:
+            return False
+        env = env_of(ineq.root)
+        return sp.Mul(*[_signed_factor(f.subs(ineq.maps, simultaneous=True), ineq.syms, env) for f in factored.args])
+    except (ExprError, ValueError, TypeError, sp.PolynomialError):
+        return False
+
+
 def _signed_factor(factor: sp.Expr, syms, env: dict) -> sp.Expr:
     """``factor`` (in the kernel's coordinates), or its expansion collected in the coordinates when that one encloses
     with a sign on the root box and ``factor`` does not: 2D - 10 - (D - 10) u (z = 10 + (D - 10) u in [10, D]) is
@@ -577,6 +589,7 @@ def _signed_factor(factor: sp.Expr, syms, env: dict) -> sp.Expr:
 
 
 MAX_COLLECT_TERMS = 200  # a factor expanded to collect it in the coordinates
+MAX_FACTOR_OPS = 200  # a printed slack sympy factors (as the kernel's MAX_EXACT_OPS for simplify)
 
 
 MAX_MINIMUM_POINTS = 12

@@ -441,14 +441,15 @@ def _certify_tails(slack, syms, names, variables, strict, constraints, deadline,
         tails_cert, ok_all = [], True
         for name, side in unbounded:
             vi = names.index(name)
-            tp = TailProver(slack, syms, vi, side, X, strict, constraints, deadline=deadline, max_boxes=1500,
+            start = box[vi][1] if side > 0 else -box[vi][0]  # the core's end: X, or beyond it ([100, oo): 100 + X)
+            tp = TailProver(slack, syms, vi, side, start, strict, constraints, deadline=deadline, max_boxes=1500,
                             max_depth=max_tail_depth, max_ops=TAIL_OPS)
             try:
                 ok = tp.prove(box)
             except (Budget, Unsupported):
                 ok = False
             tails_cert.append({"var": name, "side": "right" if side > 0 else "left",
-                               "range": f"[{X}, oo)" if side > 0 else f"(-oo, -{X}]",
+                               "range": f"[{start}, oo)" if side > 0 else f"(-oo, -{start}]",
                                "argument": sorted(tp.arguments), "boxes": tp.boxes, "proved": ok})
             ok_all = ok_all and ok
             if not ok:

@@ -301,14 +301,21 @@ def eliminate_monotone(slack, variables):
 
 
 def domain_env(variables) -> dict[str, Iv]:
-    """Intervals containing every variable's range on the whole domain (infinite ends kept)."""
-    box, _ = bounding_box(variables, fmpq(10**6))
-    env = {v.name: Iv(arb(lo), arb(hi)) for v, (lo, hi) in zip(variables, box)}
+    """Intervals containing every variable's range on the whole domain: infinite ends kept, and a bound that depends on
+    earlier variables enclosed over their whole ranges (y in [0, x] with x in [0, oo) is [0, oo), not [0, 10^6])."""
+    env: dict[str, Iv] = {}
     for v in variables:
-        if v.lo is -sp.oo:
-            env[v.name] = Iv(-math.inf, env[v.name].hi)
-        if v.hi is sp.oo:
-            env[v.name] = Iv(env[v.name].lo, math.inf)
+        ends = []
+        for bound, side in ((v.lo, -1), (v.hi, 1)):
+            if bound in (sp.oo, -sp.oo):
+                ends.append(side * math.inf)
+                continue
+            try:
+                iv = compile_expr(bound)(env)
+            except (Unsupported, ValueError, ZeroDivisionError):  # no enclosure: the whole line on that side
+                iv = Iv(-math.inf, math.inf)
+            ends.append(iv.lo if side < 0 else iv.hi)
+        env[v.name] = Iv(*ends)
     return env
 
 

@@ -53,7 +53,7 @@ def bounding_box(variables, cut: fmpq):
             mid, rad = end.mid(), end.rad()
             q = arb_to_fmpq(mid) + side * arb_to_fmpq(arb(rad))
             ends.append(q)
-        if ends[0] > ends[1]:  # a finite end beyond the cut: [20, oo) is cut to [20, 20 + cut], not [20, cut]
+        if ends[0] > ends[1] and sp.oo in (-v.lo, v.hi):  # a finite end beyond the cut: [20, oo) is [20, 20 + cut]
             ends = [ends[1] - cut, ends[1]] if v.lo == -sp.oo else [ends[0], ends[0] + cut]
         box.append((ends[0], ends[1]))
         env[v.name] = Iv(arb(ends[0]), arb(ends[1]))

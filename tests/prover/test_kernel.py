@@ -397,3 +397,13 @@ def test_a_bound_that_depends_on_an_unbounded_variable_stays_unbounded_in_the_se
     assert env["y"].hi == float("inf")
     res = prove("2000000*y - y**2/2 + x >= 0", {"x": ("0", "oo"), "y": ("0", "x")}, timeout=1)
     assert res.status == "refuted" and "whole_domain_enclosure" not in str(res.certificate)
+
+
+def test_only_a_cut_end_is_moved_past_a_finite_one():
+    """y in [x, 2] with x in [3, 4] is empty: its enclosure [3, 2] stays as it is, not widened to [3, 3 + cut]."""
+    from flint import fmpq
+    from olr_verify.prover.parse import parse_domain
+    from olr_verify.prover.reduce import bounding_box
+
+    box, _ = bounding_box(parse_domain({"x": ("3", "4"), "y": ("x", "2")}), fmpq(8))
+    assert box == [(3, 4), (3, 2)]

@@ -40,6 +40,7 @@ import ast
 import math
 import re
 from collections.abc import Iterable, Mapping
+from fractions import Fraction
 from typing import Any, Callable
 
 import sympy as sp
@@ -166,14 +167,39 @@ def _eye(n: Any) -> sp.ImmutableMatrix:
 
 
 def beyond(values: Iterable[Any], cap: int) -> bool:
-    """The expression trees of ``values`` hold more than ``cap`` nodes in all (counting stops there)."""
+    """The expression trees of ``values`` hold more than ``cap`` nodes in all (the nodes ``sp.preorder_traversal``
+    walks: a subtree met twice counts twice)."""
     nodes = 0
     for value in values:
-        for _ in sp.preorder_traversal(value):
-            nodes += 1
-            if nodes > cap:
-                return True
+        nodes += _tree_size(value) if isinstance(value, sp.Basic) else sum(1 for _ in sp.preorder_traversal(value))
+        if nodes > cap:
+            return True
     return False
+
+
+def _tree_size(root: sp.Basic) -> int:
+    """Nodes of ``root``'s tree, each distinct subtree's size computed once: a reader checks the size of a matrix
+    after every product, and walking the whole tree each time was a third of the matrix identities' time. An
+    explicit stack, not recursion: an entry hundreds of levels deep (chained ``let`` definitions) is counted as the
+    generator walk counted it, not refused as too deep."""
+    if len(_SIZES) > MAX_SIZES:
+        _SIZES.clear()
+    stack = [(root, False)]
+    while stack:
+        e, ready = stack.pop()
+        if e in _SIZES:
+            continue
+        if ready:
+            _SIZES[e] = 1 + sum(_SIZES[a] if isinstance(a, sp.Basic) else sum(1 for _ in sp.preorder_traversal(a))
+                                for a in e.args)
+        else:
+            stack.append((e, True))
+            stack.extend((a, False) for a in e.args if isinstance(a, sp.Basic))
+    return _SIZES[root]
+
+
+_SIZES: dict[sp.Basic, int] = {}
+MAX_SIZES = 1 << 16  # subtrees whose size is remembered (per process; forgotten all at once beyond)
 
 
 def _small(value: Any) -> Any:
@@ -241,14 +267,12 @@ def exact_number(literal: str) -> sp.Rational:
     return value * sp.Integer(10) ** shift if shift >= 0 else value / sp.Integer(10) ** (-shift)
 
 
-def exact_rational(text: object) -> "Fraction":
+def exact_rational(text: object) -> Fraction:
     """A :class:`fractions.Fraction` from ``"p/q"``, ``"-0.25"``, ``"1e-3"`` or an int (size-capped).
 
     >>> exact_rational("-3/5")
     Fraction(-3, 5)
     """
-    from fractions import Fraction
-
     if isinstance(text, bool) or not isinstance(text, (str, int)):
         raise ExprError(f"expected an exact number as a string, got {type(text).__name__}")
     value = parse_expr(str(text), names={})

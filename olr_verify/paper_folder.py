@@ -532,7 +532,7 @@ def _matrix_identity(texts: tuple[str, str], domain: dict[str, Any], scalars: di
                                            assumptions_note=reading, printed=printed)
     @functools.cache
     def sides() -> tuple[Any, Any]:
-        names = mi.namespace(scalars, scope["matrices"], scope["let"])
+        names = _matrix_names(scalars, scope)
         return mi.read(texts[0], names), mi.read(texts[1], names)
 
     try:
@@ -551,12 +551,11 @@ def _matrix_identity(texts: tuple[str, str], domain: dict[str, Any], scalars: di
     def written() -> list[Any]:
         """Every operand as written in the sides and the definitions, read with the same names: reading the whole
         may cancel what has no real value (``sqrt(det(A))**2`` reads as ``det(A)``)."""
-        names = mi.namespace(scalars, scope["matrices"], scope["let"])
         found = []
         for text in [*texts, *(t for t in scope["let"].values() if isinstance(t, str))]:
             for part in operands(text):
                 try:
-                    found.append(mi.read(part, names))
+                    found.append(_read_operand(part, scalars, scope))
                 except ValueError:  # a piece that is no expression alone (a Piecewise condition)
                     continue
         return found
@@ -571,6 +570,40 @@ def _matrix_identity(texts: tuple[str, str], domain: dict[str, Any], scalars: di
                          operands=parts)
 
     return decide
+
+
+def _scope_key(scalars: dict[str, Any], scope: dict[str, dict]) -> tuple:
+    def frozen(value: Any) -> Any:
+        return tuple(tuple(row) for row in value) if isinstance(value, list) else value
+
+    return (tuple(scalars.items()), tuple(scope["matrices"].items()),
+            tuple((k, frozen(v)) for k, v in scope["let"].items()))
+
+
+def _matrix_names(scalars: dict[str, Any], scope: dict[str, dict]) -> dict[str, Any]:
+    """:func:`olr_verify.checks.matrix_identity.namespace` of a scope, read once per process for all the links of
+    a chain that share it (a copy: the reader never writes to it, but no caller can change another's names)."""
+    key = _scope_key(scalars, scope)
+    if key not in _NAMESPACES:
+        from olr_verify.checks import matrix_identity as mi
+
+        _NAMESPACES[key] = mi.namespace(scalars, scope["matrices"], scope["let"])
+    return dict(_NAMESPACES[key])
+
+
+def _read_operand(part: str, scalars: dict[str, Any], scope: dict[str, dict]) -> Any:
+    """An operand as written, read with the scope's names once per process (a ``let`` text is an operand of every
+    link of its chain)."""
+    from olr_verify.checks import matrix_identity as mi
+
+    key = (part, _scope_key(scalars, scope))
+    if key not in _OPERANDS:
+        _OPERANDS[key] = mi.read(part, _matrix_names(scalars, scope))
+    return _OPERANDS[key]
+
+
+_NAMESPACES: dict[tuple, dict[str, Any]] = {}  # per process: a chain's scope (its texts) -> its names
+_OPERANDS: dict[tuple, Any] = {}  # (operand text, scope) -> the operand read
 
 
 def identity_namespace(domain: dict[str, Any], symbols: Any) -> dict[str, Any]:
@@ -655,6 +688,22 @@ def declarative_check(entry: dict[str, Any], where: str) -> Callable[[Context], 
         return lambda ctx: decide(spec, ctx, entry["id"])
     raise PaperError(f"{where}: check_kind {kind!r} needs a Python @check in the folder "
                      f"(declarative kinds: {', '.join(DECLARATIVE)})")
+
+
+def deferred_check(entry: dict[str, Any], where: str) -> Callable[[Context], Outcome] | None:
+    """:func:`declarative_check`, built at the claim's first decision rather than at load: reading the seed folders'
+    ~6,000 expressions took 12 s at every start of ``olr-verify`` (``list`` included) and is paid only for the
+    claims a run decides. For the seed folders, which the package ships and its tests read whole and eagerly."""
+    if not any(field in entry for field in _DECISION_FIELDS):
+        return None
+    built: list[Callable[[Context], Outcome]] = []
+
+    def decide(ctx: Context) -> Outcome:
+        if not built:
+            built.append(declarative_check(entry, where))
+        return built[0](ctx)
+
+    return decide
 
 
 def _hunt(claim: str) -> Callable[[Context], Outcome]:

@@ -119,15 +119,18 @@ def load_checks() -> None:
             importlib.import_module(info.name)
 
 
-def _load_folder(folder: Path) -> tuple[Paper, list[Claim], dict[str, CheckFn]]:
+def _load_folder(folder: Path, deferred: bool = False) -> tuple[Paper, list[Claim], dict[str, CheckFn]]:
     """One paper folder's ``paper.toml``: the paper, its claims, and the checks of its declared claims.
 
-    The one loader of the registry: the five seed folders (``olr_verify/papers/s*``) and every
-    ``--paper DIR`` are read by it. Raises :class:`olr_verify.paper_folder.PaperError`.
+    The one loader of the registry: the five seed folders (``olr_verify/papers/s*``, ``deferred``: their
+    expressions are read at each claim's first decision) and every ``--paper DIR`` (read whole now, so that a
+    malformed folder is refused before anything runs) are read by it. Raises
+    :class:`olr_verify.paper_folder.PaperError`.
     """
     from olr_verify import paper_folder
 
     meta, entries = paper_folder.read(folder)
+    build = paper_folder.deferred_check if deferred else paper_folder.declarative_check
     paper = Paper(seed=meta["key"], title=meta.get("title", ""), authors=meta.get("authors", ""),
                   notes=meta.get("notes", ""))
     fields = {f.name for f in dataclasses.fields(Claim)}
@@ -142,7 +145,7 @@ def _load_folder(folder: Path) -> tuple[Paper, list[Claim], dict[str, CheckFn]]:
             found.append(Claim(**values, domain=paper_folder.domain_text(entry)))
         except ValueError as exc:
             raise paper_folder.PaperError(f"{where}: {exc}") from None
-        decide = paper_folder.declarative_check(entry, where)
+        decide = build(entry, where)
         if decide is not None:
             declared[entry["id"]] = decide
     return paper, found, declared
@@ -153,7 +156,7 @@ def _seed_folders() -> tuple[tuple[Paper, tuple[Claim, ...]], ...]:
     """The seed papers shipped in the package (``olr_verify/papers/s*/paper.toml``), declared checks registered."""
     out = []
     for folder in sorted(p.parent for p in PAPERS_DIR.glob("s*/paper.toml")):
-        paper, found, declared = _load_folder(folder)
+        paper, found, declared = _load_folder(folder, deferred=True)
         for claim_id, decide in declared.items():
             check(claim_id)(decide)
         out.append((paper, tuple(found)))

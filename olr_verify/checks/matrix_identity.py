@@ -273,6 +273,7 @@ def _breaking(entries: list[Any], names: list[str]) -> list[str]:
     return [name for name in names if name in inside]
 
 
+@functools.lru_cache(maxsize=1 << 12)  # the operands of a chain's definitions are read for each of its links
 def _may_be_undefined(e: Any) -> bool:
     """An operand entry that can lack a real value on a part of the domain with room in it (what seeded points
     find): a function or a fractional power in it. A rational function of the entries (an inverse) lacks one only

@@ -108,7 +108,9 @@ def test_the_list_command_prints_every_claim():
 
 
 def test_seed_claims_declared_as_data_are_decided_by_their_paper_toml():
-    """A seed claim with decision fields in its paper.toml has no Python check (two checks would be an error)."""
+    """A seed claim with decision fields in its paper.toml has no Python check (two checks would be an error). Every
+    seed claim is built here eagerly, as a --paper folder is at load: the registry defers this reading for the seeds
+    (test below), so a malformed expression of a seed is caught here."""
     from olr_verify import paper_folder
 
     declared = []
@@ -119,3 +121,36 @@ def test_seed_claims_declared_as_data_are_decided_by_their_paper_toml():
     assert len(declared) >= 168  # issue 17: the data-shaped checks of the seeds (two need series/limit/integrate: Python)
     for cid in declared:
         assert registry.get(cid).check.__module__ == "olr_verify.paper_folder", cid
+
+
+def test_loading_the_seed_folders_reads_no_expression_until_a_claim_is_decided(monkeypatch, tmp_path):
+    """Reading every seed expression with sympy took 12 s at each start of olr-verify (``list`` included): the seed
+    folders' declared checks are built at their first decision, and a --paper folder is still read whole at load."""
+    from olr_verify import expr
+    from olr_verify.outcome import Context
+
+    reads = []
+    real = expr.parse_any
+    monkeypatch.setattr(expr, "parse_any", lambda *a, **k: reads.append(a[0]) or real(*a, **k))
+    folder = registry.PAPERS_DIR / "s002_scale_invariant"
+    _, found, declared = registry._load_folder(folder, deferred=True)
+    assert len(declared) >= 30 and reads == []
+    claim = next(c for c in found if c.check_kind == "scalar-inequality" and c.id in declared)
+    assert declared[claim.id](Context(out_dir=tmp_path, quick=True)).status in {"proved", "verified", "refuted", "inconclusive"}
+    assert reads
+    reads.clear()
+    registry._load_folder(folder)
+    assert len(reads) > 100
+
+
+def test_a_deferred_malformed_expression_fails_its_decision_not_silently(tmp_path):
+    from olr_verify import paper_folder
+    from olr_verify.outcome import Context
+
+    entry = {"id": "z:lemma-1", "check_kind": "scalar-inequality", "statement": "s", "relation": "x <= ",
+             "domain": {"x": ["0", "1"]}}
+    decide = paper_folder.deferred_check(entry, "z:lemma-1")
+    with pytest.raises(paper_folder.PaperError):
+        decide(Context(out_dir=tmp_path, quick=True))
+    with pytest.raises(paper_folder.PaperError):
+        paper_folder.declarative_check(entry, "z:lemma-1")

@@ -289,3 +289,45 @@ def test_a_bad_matrix_given_by_its_rows_is_one_clear_load_error(fresh_registry, 
                      f'matrices = {{ A = "2x2" }}\nlet = {{ J = {let} }}\n')
     with pytest.raises(PaperError, match=message):
         fresh_registry.add_paper(tmp_path)
+
+
+def test_the_size_cap_counts_the_nodes_a_full_walk_counts():
+    """expr.beyond counts each subtree's nodes once (memoised) where it walked the whole tree after every matrix
+    product: the same count, shared subtrees counted at each occurrence, Max/Min's argument sets included."""
+    import random
+
+    import sympy as sp
+
+    from olr_verify.expr import beyond
+
+    x, y, z = sp.symbols("x y z", real=True)
+    rng = random.Random(0)
+    atoms = [x, y, z, sp.Integer(2), sp.Rational(1, 3), sp.pi]
+
+    def grow(depth):
+        if depth == 0:
+            return rng.choice(atoms)
+        a, b = grow(depth - 1), grow(depth - 1)
+        return rng.choice([a + b, a * b, a ** 2, sp.exp(a), sp.Max(a, b), sp.log(1 + a ** 2) * b, (a + b) / (1 + b ** 2)])
+
+    for _ in range(40):
+        e = grow(rng.randint(0, 5))
+        shared = sp.ImmutableMatrix([[e, e * e], [e + 1, x]])
+        for values in ([e], list(shared)):
+            n = sum(1 for v in values for _ in sp.preorder_traversal(v))
+            assert [beyond(values, cap) for cap in (n - 1, n, n + 1)] == [n > n - 1, False, False], e
+
+
+def test_the_size_cap_counts_a_deep_tree_without_recursion():
+    """A review of the memoised count: a recursive count used three frames a level and refused as 'nested too
+    deeply' an entry 360 levels deep that the generator walk counted (chained let definitions reach such depths)."""
+    import sympy as sp
+
+    from olr_verify.expr import beyond
+
+    x, f, g = sp.Symbol("x", real=True), sp.Function("f"), sp.Function("g")
+    e = x
+    for k in range(600):
+        e = f(e) if k % 2 else g(e, 1)
+    n = 1 + 600 + 300  # x, the 600 applications and the 300 constants of g
+    assert beyond([e], n - 1) and not beyond([e], n)

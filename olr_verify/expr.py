@@ -171,7 +171,7 @@ def beyond(values: Iterable[Any], cap: int) -> bool:
     walks: a subtree met twice counts twice)."""
     nodes = 0
     for value in values:
-        nodes += _tree_size(value) if isinstance(value, sp.Basic) else sum(1 for _ in sp.preorder_traversal(value))
+        nodes += _tree_size(value) if isinstance(value, sp.Basic) else _walked(value)
         if nodes > cap:
             return True
     return False
@@ -190,12 +190,15 @@ def _tree_size(root: sp.Basic) -> int:
         if e in _SIZES:
             continue
         if ready:
-            _SIZES[e] = 1 + sum(_SIZES[a] if isinstance(a, sp.Basic) else sum(1 for _ in sp.preorder_traversal(a))
-                                for a in e.args)
+            _SIZES[e] = 1 + sum(_SIZES[a] if isinstance(a, sp.Basic) else _walked(a) for a in e.args)
         else:
             stack.append((e, True))
             stack.extend((a, False) for a in e.args if isinstance(a, sp.Basic))
     return _SIZES[root]
+
+
+def _walked(value: Any) -> int:
+    return sum(1 for _ in sp.preorder_traversal(value))
 
 
 _SIZES: dict[sp.Basic, int] = {}

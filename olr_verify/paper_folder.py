@@ -14,6 +14,7 @@ with only ``paper.toml`` runs no code of its own.
 """
 from __future__ import annotations
 
+import functools
 import importlib.util
 import re
 import sys
@@ -513,8 +514,6 @@ def _matrix_identity(texts: tuple[str, str], domain: dict[str, Any], scalars: di
     :mod:`olr_verify.checks.matrix_identity` decides it (at most ``verified``, for the declared sizes); its sides
     are read with fixed rational stand-ins for the matrices at load (names and shapes checked at once), and
     symbolically at the first decision."""
-    import functools
-
     from olr_verify.checks import matrix_identity as mi
     from olr_verify.checks import scalar_common as sc
     from olr_verify.expr import MATRIX_FUNCTIONS, called, expand_names, operands, parse_expr
@@ -532,8 +531,8 @@ def _matrix_identity(texts: tuple[str, str], domain: dict[str, Any], scalars: di
                                            assumptions_note=reading, printed=printed)
     @functools.cache
     def sides() -> tuple[Any, Any]:
-        names = _matrix_names(scalars, scope)
-        return mi.read(texts[0], names), mi.read(texts[1], names)
+        read = _scope_reader(scalars, scope)
+        return read(texts[0]), read(texts[1])
 
     try:
         stand_in = mi.namespace(scalars, scope["matrices"], scope["let"], stand_in=True)
@@ -551,11 +550,11 @@ def _matrix_identity(texts: tuple[str, str], domain: dict[str, Any], scalars: di
     def written() -> list[Any]:
         """Every operand as written in the sides and the definitions, read with the same names: reading the whole
         may cancel what has no real value (``sqrt(det(A))**2`` reads as ``det(A)``)."""
-        found = []
+        read, found = _scope_reader(scalars, scope), []
         for text in [*texts, *(t for t in scope["let"].values() if isinstance(t, str))]:
             for part in operands(text):
                 try:
-                    found.append(_read_operand(part, scalars, scope))
+                    found.append(read(part))
                 except ValueError:  # a piece that is no expression alone (a Piecewise condition)
                     continue
         return found
@@ -572,38 +571,23 @@ def _matrix_identity(texts: tuple[str, str], domain: dict[str, Any], scalars: di
     return decide
 
 
-def _scope_key(scalars: dict[str, Any], scope: dict[str, dict]) -> tuple:
+def _scope_reader(scalars: dict[str, Any], scope: dict[str, dict]) -> Callable[[str], Any]:
+    """:func:`olr_verify.checks.matrix_identity.read` with a scope's names: the names, and each text, read once per
+    process for every link of a chain that shares the scope (its ``let`` texts are operands of every link)."""
+    from olr_verify.checks import matrix_identity as mi
+
     def frozen(value: Any) -> Any:
         return tuple(tuple(row) for row in value) if isinstance(value, list) else value
 
-    return (tuple(scalars.items()), tuple(scope["matrices"].items()),
-            tuple((k, frozen(v)) for k, v in scope["let"].items()))
+    key = (tuple(scalars.items()), tuple(scope["matrices"].items()),
+           tuple((k, frozen(v)) for k, v in scope["let"].items()))
+    if key not in _READERS:
+        names = mi.namespace(scalars, scope["matrices"], scope["let"])
+        _READERS[key] = functools.cache(lambda text: mi.read(text, names))
+    return _READERS[key]
 
 
-def _matrix_names(scalars: dict[str, Any], scope: dict[str, dict]) -> dict[str, Any]:
-    """:func:`olr_verify.checks.matrix_identity.namespace` of a scope, read once per process for all the links of
-    a chain that share it (a copy: the reader never writes to it, but no caller can change another's names)."""
-    key = _scope_key(scalars, scope)
-    if key not in _NAMESPACES:
-        from olr_verify.checks import matrix_identity as mi
-
-        _NAMESPACES[key] = mi.namespace(scalars, scope["matrices"], scope["let"])
-    return dict(_NAMESPACES[key])
-
-
-def _read_operand(part: str, scalars: dict[str, Any], scope: dict[str, dict]) -> Any:
-    """An operand as written, read with the scope's names once per process (a ``let`` text is an operand of every
-    link of its chain)."""
-    from olr_verify.checks import matrix_identity as mi
-
-    key = (part, _scope_key(scalars, scope))
-    if key not in _OPERANDS:
-        _OPERANDS[key] = mi.read(part, _matrix_names(scalars, scope))
-    return _OPERANDS[key]
-
-
-_NAMESPACES: dict[tuple, dict[str, Any]] = {}  # per process: a chain's scope (its texts) -> its names
-_OPERANDS: dict[tuple, Any] = {}  # (operand text, scope) -> the operand read
+_READERS: dict[tuple, Callable[[str], Any]] = {}  # per process: a scope (its texts and symbols) -> its reader
 
 
 def identity_namespace(domain: dict[str, Any], symbols: Any) -> dict[str, Any]:
@@ -667,7 +651,7 @@ def declarative_check(entry: dict[str, Any], where: str) -> Callable[[Context], 
     """The check function of a declared claim (no Python in the paper folder), or None when the entry carries
     none of the fields a declarative kind is decided from (its check is then a Python ``@check``)."""
     kind = entry["check_kind"]
-    if not any(field in entry for field in _DECISION_FIELDS):
+    if not _declares_a_decision(entry):
         return None
     if "hunt" in entry:  # validated by read(): a seed paper's bound hunted by olr_verify.hunting
         return _hunt(entry["id"])
@@ -694,16 +678,14 @@ def deferred_check(entry: dict[str, Any], where: str) -> Callable[[Context], Out
     """:func:`declarative_check`, built at the claim's first decision rather than at load: reading the seed folders'
     ~6,000 expressions took 12 s at every start of ``olr-verify`` (``list`` included) and is paid only for the
     claims a run decides. For the seed folders, which the package ships and its tests read whole and eagerly."""
-    if not any(field in entry for field in _DECISION_FIELDS):
+    if not _declares_a_decision(entry):
         return None
-    built: list[Callable[[Context], Outcome]] = []
+    build = functools.cache(lambda: declarative_check(entry, where))
+    return lambda ctx: build()(ctx)
 
-    def decide(ctx: Context) -> Outcome:
-        if not built:
-            built.append(declarative_check(entry, where))
-        return built[0](ctx)
 
-    return decide
+def _declares_a_decision(entry: dict[str, Any]) -> bool:
+    return any(field in entry for field in _DECISION_FIELDS)
 
 
 def _hunt(claim: str) -> Callable[[Context], Outcome]:

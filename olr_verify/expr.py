@@ -46,6 +46,10 @@ from typing import Any, Callable
 import sympy as sp
 from sympy.matrices.utilities import dotprodsimp
 
+from olr_verify import certified
+
+certified.install()  # sympy's sign decisions on constants by arb balls, before anything is read
+
 __all__ = ["ExprError", "FUNCTIONS", "parse_expr", "parse_relation", "parse_any", "exact_number", "exact_rational"]
 
 MAX_LENGTH = 20_000
@@ -57,6 +61,7 @@ MAX_BITS = 100_000
 MAX_DIFF_ORDER = 4  # total order of the diff() calls of one expression (each costs a symbolic derivative)
 MAX_SYMBOLIC_POWER = 64  # an integer power of a non-numeric base (expand would blow up beyond)
 MAX_ARGS = 12  # arguments of one call (Max/Min of many arguments are slow to build)
+MAX_LATTICE_ARGS = 24  # arguments of all the Max/Min calls of one text (sympy merges nested ones: cubic time)
 #: A constant argument of a function whose evaluation needs precision growing with the argument (exp, the
 #: hyperbolic and trigonometric functions, erf, a constant power's exponent) is at most this in absolute value:
 #: sympy decides the sign of 1 + exp(-exp(exp(15))) by computing exp(15) to millions of bits (minutes, unbounded).
@@ -102,6 +107,41 @@ def _cfunction(name: str) -> Callable[..., sp.Expr]:
     return build
 
 
+class floor(sp.floor):  # noqa: N801 - named as sympy prints and reads it
+    """sympy's floor, except of a constant: sympy evaluates ``floor(c)`` in floating point and is wrong within
+    about 1e-60 of an integer (``floor(tanh(300))`` read as 1); here a constant that is not rational has a floor
+    only where an arb ball lies between two integers (:func:`olr_verify.certified.integer_part`), else it is
+    refused. Every later evaluation (``subs``, ``at``) goes through this class too."""
+
+    @classmethod
+    def eval(cls, arg):
+        if _inexact_constant(arg):
+            return _integer_part(arg, up=False)
+        return super().eval(arg)
+
+
+class ceiling(sp.ceiling):  # noqa: N801 - named as sympy prints and reads it
+    """sympy's ceiling, with :class:`floor`'s rule for constants."""
+
+    @classmethod
+    def eval(cls, arg):
+        if _inexact_constant(arg):
+            return _integer_part(arg, up=True)
+        return super().eval(arg)
+
+
+def _inexact_constant(arg: Any) -> bool:
+    return isinstance(arg, sp.Expr) and arg.is_number and not arg.is_Rational and arg.is_finite is not False
+
+
+def _integer_part(value: sp.Expr, up: bool) -> sp.Integer:
+    n = certified.integer_part(value, up)
+    if n is None:
+        raise ExprError(f"{'ceiling' if up else 'floor'} of {_short(value)} is not decided: the value is an integer, "
+                        "within 2^-8192 of one, or not a real number arb evaluates")
+    return sp.Integer(n)
+
+
 #: Functions with jumps or kinks: diff() of an expression holding one is refused (sympy's derivative ignores the
 #: breaks: diff(Abs(w), w) at 0 would read sign(0) = 0, diff(Piecewise((1, w >= 0), (0, True)), w) would read 0).
 NOT_DIFFERENTIABLE = (sp.Piecewise, sp.Abs, sp.Max, sp.Min, sp.sign, sp.floor, sp.ceiling, sp.Heaviside)
@@ -110,7 +150,7 @@ NOT_DIFFERENTIABLE = (sp.Piecewise, sp.Abs, sp.Max, sp.Min, sp.sign, sp.floor, s
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     "exp": _exp, "log": _log, "ln": _log, "log1p": _cfunction("log1p"), "expm1": _cfunction("expm1"),
     "sqrt": sp.sqrt, "cbrt": sp.cbrt, "Abs": sp.Abs, "sign": sp.sign, "Max": sp.Max, "Min": sp.Min,
-    "floor": sp.floor, "ceiling": sp.ceiling,
+    "floor": floor, "ceiling": ceiling,
     "sin": sp.sin, "cos": sp.cos, "tan": sp.tan, "asin": sp.asin, "acos": sp.acos, "atan": sp.atan,
     "sinh": sp.sinh, "cosh": sp.cosh, "tanh": sp.tanh, "asinh": sp.asinh, "acosh": sp.acosh,
     "atanh": sp.atanh, "erf": sp.erf, "erfc": sp.erfc,
@@ -363,6 +403,7 @@ class _Reader:
         self.real = real
         self.used: set[str] = set()  # names read so far (an infinity must come from the name oo)
         self.diff_order = 0  # total order of the diff() calls read so far
+        self.lattice_args = 0  # arguments of the Max/Min calls read so far
 
     # ---------------------------------------------------------------- entry
     def read(self) -> sp.Basic:
@@ -487,6 +528,10 @@ class _Reader:
             raise ExprError(f"{fname}() needs plain arguments")
         if len(n.args) > MAX_ARGS:
             raise ExprError(f"{fname}() takes at most {MAX_ARGS} arguments here, got {len(n.args)}")
+        if fname in ("Max", "Min"):
+            self.lattice_args += len(n.args)
+            if self.lattice_args > MAX_LATTICE_ARGS:
+                raise ExprError(f"more than {MAX_LATTICE_ARGS} arguments of Max/Min in one expression")
         if fname == "Piecewise":
             return self.piecewise(n.args, depth)
         if fname == "diff":

@@ -90,6 +90,7 @@ class Inequality:
         self.smooth = is_smooth(self.slack)
         self._derivs: dict = {}
         self._views: dict = {}  # on_box: slack with the box's Abs/Max/Min branches resolved -> view
+        self.top: Inequality | None = self  # the statement's relation (of a view: its own); None for a piece
 
     # ---------------------------------------------------------------- domain
     def _root_box(self, domain) -> dict:
@@ -126,11 +127,13 @@ class Inequality:
         return box
 
     # ---------------------------------------------------------------- tree
-    def piece(self, expr: sp.Expr, strict: bool = False) -> "Inequality":
-        """The relation ``expr >= 0`` (``> 0`` if strict) on the same coordinates, sharing the node budget."""
+    def piece(self, expr: sp.Expr, strict: bool = False, view: bool = False) -> "Inequality":
+        """The relation ``expr >= 0`` (``> 0`` if strict) on the same coordinates, sharing the node budget; a
+        ``view`` (:meth:`on_box`) is the statement's relation itself, a piece of a closer is not (``top`` None)."""
         sub = copy.copy(self)
         sub.slack, sub.strict, sub.f = expr, strict, compile_expr(expr)
         sub.smooth, sub._derivs, sub._views = is_smooth(expr), {}, {}
+        sub.top = self.top if view else None
         return sub
 
     def on_box(self, box) -> "Inequality":
@@ -144,7 +147,7 @@ class Inequality:
         if expr == self.slack:
             return self
         if expr not in self._views:
-            self._views[expr] = self.piece(expr, self.strict)
+            self._views[expr] = self.piece(expr, self.strict, view=True)
         return self._views[expr]
 
     def node(self, node, box) -> None:
@@ -206,7 +209,9 @@ class Inequality:
         """The range of ``var`` (two ends, one of them an expression of earlier names) on the box. Where the
         enclosure of lo - hi is > 0 the range is empty at every point: the box holds no point of the domain. Where it
         is only >= 0, the domain's points of the box have lo = hi, so s takes the same value at either end of var's
-        coordinate: ``face`` closes the box with that coordinate at ``end`` (``"lo"``: 0, ``"hi"``: 1)."""
+        coordinate: ``face`` closes the statement's relation (``top``) on the box with that coordinate at ``end``
+        (``"lo"``: 0, ``"hi"``: 1). Only the statement's s depends on that coordinate through var alone: a piece of
+        a multiplier, abs_cases or minimum closer is any expression of the coordinates, and may not use a face."""
         name = node.get("var")
         gap = self.gaps.get(name)
         if gap is None:
@@ -219,7 +224,9 @@ class Inequality:
         end = {"lo": fmpq(0), "hi": fmpq(1)}.get(node.get("end"))
         if end is None or "face" not in node or not g.ge0():
             return False
-        self.close_face(node["face"], {**box, name: (end, end)})
+        if self.top is None:
+            raise Rejected("empty with a face closes the statement's relation, not a piece of another closer")
+        self.top.close_face(node["face"], {**box, name: (end, end)})
         return True
 
     def close_face(self, node, face) -> None:

@@ -111,10 +111,10 @@ class _Memoised(Inequality):
         self.f = _memo(self.f)
         self._pieces: dict = {}  # (expr, strict) -> piece; one dict shared by every piece and view (copies)
 
-    def piece(self, expr: sp.Expr, strict: bool = False) -> "Inequality":
-        key = (expr, strict)
+    def piece(self, expr: sp.Expr, strict: bool = False, view: bool = False) -> "Inequality":
+        key = (expr, strict, view)
         if key not in self._pieces:
-            sub = super().piece(expr, strict)
+            sub = super().piece(expr, strict, view)
             sub.f = _memo(sub.f)
             self._pieces[key] = sub
         return self._pieces[key]
@@ -300,12 +300,21 @@ class _Search:
                 on_edge = self.ineq.gaps[name](env_of(box)).ge0()
             except (Undefined, ZeroDivisionError):
                 on_edge = False
-            for end, at in (("hi", fmpq(1)), ("lo", fmpq(0))) if on_edge else ():
-                face = self.node({**box, name: (at, at)}, True, depth + 1)
+            for end, at in (("hi", fmpq(1)), ("lo", fmpq(0))) if on_edge and self.ineq.top is not None else ():
+                face = self._top_face({**box, name: (at, at)}, depth + 1)
                 leaf = {"close": "empty", "var": name, "end": end, "face": face}
                 if face is not None and self._closes("empty", leaf, box, False):
                     return leaf
         return None
+
+    def _top_face(self, face, depth):
+        """The tree of the statement's relation on ``face`` (the kernel closes an ``empty`` leaf's face with it,
+        not with the view of the box: that view's branches were resolved on the box, not on the face)."""
+        base, self.ineq = self.ineq, self.ineq.top
+        try:
+            return self.node(face, True, depth)
+        finally:
+            self.ineq = base
 
     def _minimum(self, box, depth):
         """A ``minimum`` leaf: s is convex in some coordinates x_T on the box and its gradient in x_T vanishes

@@ -82,20 +82,12 @@ _SYMPY_POSITIVE_NEGATIVE = sp.Expr._eval_is_extended_positive_negative
 
 def _positive_negative(self, positive):
     """sympy's sign test of an expression (``Expr._eval_is_extended_positive_negative``), by :func:`sign` for a
-    constant; an algebraic constant no ball decides is 0 where its minimal polynomial is x (sympy's own exact test)."""
+    constant. Where no ball decides, the answer is None: sympy would fall back on ``minimal_polynomial``, which picks
+    its factor by a 200-digit evaluation (a constant 1.4e-3000 read as 0) and has no time bound."""
     if not self.is_number:
         return _SYMPY_POSITIVE_NEGATIVE(self, positive)
     s = sign(self)
-    if s is not None:
-        return s > 0 if positive else s < 0
-    if getattr(self, "_eval_is_algebraic", lambda: None)() and not self.has(sp.Function):
-        from sympy.polys.numberfields import minimal_polynomial
-        try:
-            if minimal_polynomial(self).is_Symbol:
-                return False
-        except Exception:  # noqa: BLE001 - sympy's NotAlgebraic, NotImplementedError...: no decision
-            return None
-    return None
+    return None if s is None else s > 0 if positive else s < 0
 
 
 def _difference_sign(a, b):

@@ -54,7 +54,7 @@ def check(cert) -> Verdict:
         _check(cert)
         return Verdict(True, "accepted")
     except Rejected as exc:
-        return Verdict(False, str(exc))
+        return Verdict(False, str(exc)[:500])  # a reason may quote a long expression
     except Exception as exc:  # noqa: BLE001 - whatever goes wrong, the certificate is not accepted
         return Verdict(False, f"malformed certificate: {type(exc).__name__}: {exc}"[:500])
     finally:

@@ -154,3 +154,40 @@ def test_nested_max_calls_are_capped_before_sympy_merges_them():
     cert = _inequality(f"{text} >= x - 100", [["x", "0", "1"], ["y", "0", "1"]], {"close": "interval"})
     verdict = check(cert)
     assert not verdict.accepted and "Max/Min" in verdict.reason
+
+
+# Third round. Where no ball decided a constant's sign, sympy's minimal_polynomial fallback was kept: it picks its
+# factor by a 200-digit evaluation, so V = 1.414...e-3000 (mpmath, 3100 digits) read as exactly 0, and it has no
+# time bound (five denested surd groups: more than a minute).
+V = "(sqrt(1 + 10**-3000*sqrt(2)) - sqrt(1 - 10**-3000*sqrt(2)))"
+
+FALSE_BY_A_MINIMAL_POLYNOMIAL = {
+    "exact sign": {"format": FORMAT, "claim": None, "kind": "exact", "relations": [f"sign({V}) == 0"]},
+    "exact Abs": {"format": FORMAT, "claim": None, "kind": "exact", "relations": [f"10**3000*Abs({V}) == 0"]},
+    "identity": {"format": FORMAT, "claim": None, "kind": "identity", "lhs": f"sign({V})", "rhs": "0", "domain": []},
+    "inequality": _inequality(f"x + sign({V}) <= x", [["x", "0", "1"]], {"close": "interval"}),
+    "signed bound": {"format": FORMAT, "claim": None, "kind": "identity", "lhs": "sqrt(x**2)", "rhs": "x",
+                     "domain": [["x", f"-{V}", "1"]]},
+}
+
+
+@pytest.mark.parametrize("kind", sorted(FALSE_BY_A_MINIMAL_POLYNOMIAL))
+def test_a_constant_no_ball_decides_is_not_read_as_zero(kind):
+    assert not check(FALSE_BY_A_MINIMAL_POLYNOMIAL[kind]).accepted
+
+
+def test_a_sum_of_denested_surds_is_read_without_a_minimal_polynomial():
+    groups = " + ".join(f"(sqrt({a + b} + 2*sqrt({a * b})) - sqrt({a}) - sqrt({b}))"
+                        for a, b in ((2, 3), (5, 7), (11, 13), (17, 19), (23, 29)))
+    cert = {"format": FORMAT, "claim": None, "kind": "exact", "relations": [f"Abs({groups}) == 0"]}
+    verdict = _fast(lambda: check(cert), 10)
+    assert not verdict.accepted and len(verdict.reason) <= 500  # true, but not a rational expression: not shown
+
+
+def _fast(fn, seconds):
+    import time
+
+    start = time.perf_counter()
+    out = fn()
+    assert time.perf_counter() - start < seconds
+    return out

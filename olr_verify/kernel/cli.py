@@ -70,7 +70,9 @@ def _alarm(seconds: float):
         raise _SafetyNet()
 
     old = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    # fired again every 0.25 s: a raise that lands in a gc callback (hypothesis installs one) is swallowed as
+    # 'unraisable', and a single alarm then never stopped the check
+    signal.setitimer(signal.ITIMER_REAL, seconds, 0.25)
     try:
         yield
     finally:
